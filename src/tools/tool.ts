@@ -1,0 +1,48 @@
+/**
+ * The tool contract shared by built-in tools and user JavaScript tools.
+ *
+ * - A tool separates "could not run" (it throws) from "ran and failed"
+ *   (`isError: true`); the engine turns a throw into an error result.
+ * - Live output goes to the call's `output` sink while the tool runs; the
+ *   returned text is what the model reads (capped by the engine).
+ *
+ * @module
+ */
+
+/** The result the model reads. */
+export interface ToolResult {
+  readonly text: string;
+  readonly isError: boolean;
+}
+
+/** Everything one invocation needs from the run. */
+export interface ToolCallContext {
+  /** The id the model gave this call. */
+  readonly callId: string;
+  /** Absolute workspace directory. */
+  readonly workdir: string;
+  /** Aborted when the run is interrupted. */
+  readonly signal: AbortSignal;
+  /** Live output for the front end (not capped, never stored). */
+  readonly output: (text: string) => void;
+}
+
+/** A capability the model can call. */
+export interface Tool {
+  readonly name: string;
+  readonly description: string;
+  /** JSON Schema of the arguments (an object schema). */
+  readonly parameters: Readonly<Record<string, unknown>>;
+  /** Runs one call with arguments already validated against `parameters`. */
+  execute(args: Record<string, unknown>, context: ToolCallContext): Promise<ToolResult>;
+}
+
+/** A successful result. */
+export function textResult(text: string): ToolResult {
+  return { text, isError: false };
+}
+
+/** A failed result. */
+export function errorResult(text: string): ToolResult {
+  return { text, isError: true };
+}
