@@ -1,0 +1,205 @@
+/**
+ * Runs `sh -c <command>` in its own process group and kills the whole group
+ * on timeout or abort, so no grandchild survives holding the output pipes
+ * (research: deno-quickjs-feasibility.md §4 "Process trees").
+ *
+ * - Output streams live, decoded as UTF-8 in streaming mode; the collected
+ *   copies are capped at {@link MAX_COLLECTED_BYTES} each.
+ * - A stop sends SIGTERM to the group, then SIGKILL after {@link KILL_GRACE_MS}
+ *   or as soon as the shell is gone; the result then has `code: -1`.
+ * - Detached groups do not get the terminal's SIGINT: the CLI calls
+ *   {@link killAllProcessGroups} on exit.
+ *
+ * @module
+ */
+
+import { pumpOutput } from "./output_pump.ts";
+
+/** The most UTF-8 bytes kept of each of stdout and stderr (live output is never capped). */
+export const MAX_COLLECTED_BYTES = 1024 * 1024;
+
+/** How long a stopped group gets between SIGTERM and SIGKILL. */
+export const KILL_GRACE_MS = 500;
+
+/** How long the pipes may stay open after the shell exited (a background process holding them). */
+export const DRAIN_GRACE_MS = 250;
+
+/** What {@link runInProcessGroup} runs. */
+export interface ProcessGroupOptions {
+  /** Shell command text, run as `sh -c <command>`. */
+  readonly command: string;
+  /** Absolute working directory; it must exist. */
+  readonly cwd: string;
+  /** Variables added to the inherited environment. */
+  readonly env?: Readonly<Record<string, string>>;
+  /** Kills the group after this many milliseconds; no limit when absent. */
+  readonly timeoutMs?: number;
+  /** Kills the group when aborted. */
+  readonly signal: AbortSignal;
+  /** Live stdout, in arrival order, never capped. */
+  readonly onStdout?: (text: string) => void;
+  /** Live stderr, in arrival order, never capped. */
+  readonly onStderr?: (text: string) => void;
+}
+
+/** How a command ended. `code` is -1 when it was killed (timeout, abort or any signal). */
+export interface ProcessGroupResult {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly timedOut: boolean;
+  readonly aborted: boolean;
+  /** The signal that ended the shell, such as `"SIGTERM"`, or null. */
+  readonly signal: string | null;
+}
+
+type GroupSignal = "SIGTERM" | "SIGKILL";
+
+/** Process group ids of the commands running now. */
+const liveGroups = new Set<number>();
+
+/** `Deno.kill` needs unrestricted `--allow-run`; the binary only allows `sh`, so fall back to it. */
+let killWithShell = false;
+
+/** Sends `signal` to every process of group `pgid`; a group already gone is not an error. */
+function signalGroup(pgid: number, signal: GroupSignal): void {
+  if (!killWithShell) {
+    try {
+      Deno.kill(-pgid, signal);
+      return;
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotCapable)) return; // ESRCH: the group is gone
+      killWithShell = true;
+    }
+  }
+  try {
+    new Deno.Command("sh", {
+      args: ["-c", `kill -s ${signal.slice(3)} -- -${pgid}`],
+      stdin: "null",
+      stdout: "null",
+      stderr: "null",
+    }).outputSync();
+  } catch {
+    // sh cannot run at all: there is no other way to reach the group.
+  }
+}
+
+/** Kills every process group started by {@link runInProcessGroup} that is still running. */
+export function killAllProcessGroups(): void {
+  for (const pgid of liveGroups) signalGroup(pgid, "SIGKILL");
+  liveGroups.clear();
+}
+
+/** Resolves after `ms` milliseconds or when `until` settles, whichever is first. */
+async function waitAtMost(ms: number, until: Promise<unknown>): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const elapsed = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  try {
+    await Promise.race([elapsed, until.then(() => undefined, () => undefined)]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** SIGTERM, a grace period that ends early when the shell exits, then SIGKILL for stragglers. */
+async function terminateGroup(pgid: number, exited: Promise<unknown>): Promise<void> {
+  signalGroup(pgid, "SIGTERM");
+  await waitAtMost(KILL_GRACE_MS, exited);
+  signalGroup(pgid, "SIGKILL");
+}
+
+/** Fails with a message naming the directory when `cwd` is not a directory. */
+async function checkWorkingDirectory(cwd: string): Promise<void> {
+  let info: Deno.FileInfo;
+  try {
+    info = await Deno.stat(cwd);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) {
+      throw new Error(`working directory "${cwd}" does not exist`, { cause: error });
+    }
+    throw new Error(`working directory "${cwd}" cannot be read: ${messageOf(error)}`, {
+      cause: error,
+    });
+  }
+  if (!info.isDirectory) throw new Error(`working directory "${cwd}" is not a directory`);
+}
+
+/** Starts `sh -c command` as the leader of a new process group. */
+function spawnShell(options: ProcessGroupOptions): Deno.ChildProcess {
+  try {
+    return new Deno.Command("sh", {
+      args: ["-c", options.command],
+      cwd: options.cwd,
+      ...(options.env === undefined ? {} : { env: { ...options.env } }),
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+      detached: true,
+    }).spawn();
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) {
+      throw new Error(`cannot run "sh": no such program on PATH, install a POSIX shell`, {
+        cause: error,
+      });
+    }
+    throw new Error(`cannot run "sh": ${messageOf(error)}`, { cause: error });
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Runs `sh -c <command>` in its own process group, streaming its output, and
+ * kills the whole group on timeout or abort.
+ *
+ * @throws {Error} when `cwd` is not a directory or `sh` cannot be started
+ */
+export async function runInProcessGroup(options: ProcessGroupOptions): Promise<ProcessGroupResult> {
+  const { timeoutMs, signal } = options;
+  if (signal.aborted) {
+    return { code: -1, stdout: "", stderr: "", timedOut: false, aborted: true, signal: null };
+  }
+  await checkWorkingDirectory(options.cwd);
+  const child = spawnShell(options);
+  const pgid = child.pid;
+  liveGroups.add(pgid);
+  const stdout = pumpOutput(child.stdout, MAX_COLLECTED_BYTES, options.onStdout);
+  const stderr = pumpOutput(child.stderr, MAX_COLLECTED_BYTES, options.onStderr);
+
+  let stoppedBy: "timeout" | "abort" | null = null;
+  let terminating: Promise<void> = Promise.resolve();
+  function stop(reason: "timeout" | "abort"): void {
+    if (stoppedBy !== null) return;
+    stoppedBy = reason;
+    terminating = terminateGroup(pgid, child.status);
+  }
+  const timer = timeoutMs === undefined ? undefined : setTimeout(() => stop("timeout"), timeoutMs);
+  const onAbort = () => stop("abort");
+  signal.addEventListener("abort", onAbort, { once: true });
+
+  try {
+    const status = await child.status;
+    clearTimeout(timer);
+    signal.removeEventListener("abort", onAbort);
+    await terminating;
+    await waitAtMost(DRAIN_GRACE_MS, Promise.all([stdout.done, stderr.done]));
+    await Promise.all([stdout.cancel(), stderr.cancel()]);
+    const killed = stoppedBy !== null || status.signal !== null;
+    return {
+      code: killed ? -1 : status.code,
+      stdout: stdout.collected(),
+      stderr: stderr.collected(),
+      timedOut: stoppedBy === "timeout",
+      aborted: stoppedBy === "abort",
+      signal: status.signal,
+    };
+  } finally {
+    clearTimeout(timer);
+    signal.removeEventListener("abort", onAbort);
+    liveGroups.delete(pgid);
+  }
+}
