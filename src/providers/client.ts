@@ -1,0 +1,83 @@
+/**
+ * Model clients: a wire protocol, its endpoint and key, and the retry policy,
+ * bound together behind the engine's `ModelClient` contract.
+ *
+ * - One file per wire protocol (`openai_chat.ts`; `openai_responses.ts` and
+ *   `anthropic.ts` to come), each built from the shared parts: `request.ts`
+ *   (POST + SSE), `sse.ts`, `http_errors.ts` and `tool_arguments.ts`.
+ * - Every request is retried by `retry.ts` (5 attempts, 0.5 s doubling to
+ *   8 s with jitter); a `retry` event voids the partial answer before it.
+ * - No vendor SDKs; `User-Agent: rienda/<version>` on every request.
+ *
+ * See `/work/shared/spec/runtime.md` (Providers, Retries).
+ *
+ * @module
+ */
+
+import type { ModelClient, ModelEvent, ModelRequest } from "../llm/model_events.ts";
+import { streamChatCompletions } from "./openai_chat.ts";
+import type { ProtocolAttempt, ProtocolOptions } from "./protocol.ts";
+import { retryingStream, type RetryPolicy, type Sleep } from "./retry.ts";
+
+/** The wire protocols a provider may speak (config.yaml `protocol`). */
+export type WireProtocol = "openai_chat_completions" | "openai_responses" | "anthropic";
+
+/** Everything a client needs: the model, its endpoint and key, its settings. */
+export interface ModelClientOptions extends ProtocolOptions {
+  /** The `provider/model` reference, as the user wrote it. */
+  readonly ref: string;
+  readonly protocol: WireProtocol;
+  /** Overrides of the retry policy (tests shorten the waits). */
+  readonly retry?: Partial<RetryPolicy>;
+  /** The wait between attempts (tests inject a fake). */
+  readonly sleep?: Sleep;
+}
+
+/** Thrown when a protocol is known but has no implementation yet. */
+export class UnsupportedProtocolError extends Error {
+  /** Creates the error for `protocol`. */
+  constructor(readonly protocol: string) {
+    super(
+      `protocol "${protocol}" is not supported yet (supported: ${
+        SUPPORTED_PROTOCOLS.join(", ")
+      }); set the provider's "protocol" to one of them`,
+    );
+    this.name = "UnsupportedProtocolError";
+  }
+}
+
+/** The protocols this build can speak. */
+export const SUPPORTED_PROTOCOLS: readonly WireProtocol[] = ["openai_chat_completions"];
+
+function attemptFor(protocol: WireProtocol): ProtocolAttempt {
+  switch (protocol) {
+    case "openai_chat_completions":
+      return streamChatCompletions;
+    case "openai_responses":
+    case "anthropic":
+      throw new UnsupportedProtocolError(protocol);
+    default: {
+      const unknownProtocol: never = protocol;
+      throw new UnsupportedProtocolError(String(unknownProtocol));
+    }
+  }
+}
+
+/**
+ * A client for one model that streams each request with retries.
+ *
+ * @throws {UnsupportedProtocolError} when the protocol has no implementation
+ */
+export function createModelClient(options: ModelClientOptions): ModelClient {
+  const attempt = attemptFor(options.protocol);
+  return {
+    ref: options.ref,
+    stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelEvent> {
+      return retryingStream(() => attempt(options, request, signal), {
+        signal,
+        ...options.retry,
+        ...(options.sleep === undefined ? {} : { sleep: options.sleep }),
+      });
+    },
+  };
+}
