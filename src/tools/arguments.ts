@@ -1,0 +1,158 @@
+/**
+ * Checks a tool call's arguments against the tool's `parameters` JSON Schema
+ * (ajv) before the tool runs, and words the refusal the model reads
+ * (runtime.md: `the tool was not executed: <why>`).
+ *
+ * - Each schema object is compiled once and cached by identity.
+ * - User schemas may carry extra keywords and formats: ajv runs non-strict
+ *   and silent (it never writes to the console).
+ *
+ * @module
+ */
+
+import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+
+/** The outcome of {@link validateToolArguments}. */
+export type ArgumentCheck =
+  | { readonly ok: true; readonly args: Record<string, unknown> }
+  | { readonly ok: false; readonly message: string };
+
+/** What {@link validateToolArguments} needs from a tool. */
+export interface ToolSchema {
+  readonly name: string;
+  readonly parameters: Readonly<Record<string, unknown>>;
+}
+
+const PREFIX = "the tool was not executed: ";
+const MAX_LISTED_PROBLEMS = 5;
+const MAX_FOUND_CHARS = 60;
+
+const ajv = new Ajv({ allErrors: true, strict: false, logger: false, addUsedSchema: false });
+
+/** Compiled validators, or the compile error's text, per schema object. */
+const compiled = new WeakMap<object, ValidateFunction | string>();
+
+function compile(tool: ToolSchema): ValidateFunction | string {
+  const cached = compiled.get(tool.parameters);
+  if (cached !== undefined) return cached;
+  let result: ValidateFunction | string;
+  try {
+    // Only draft-07 is loaded; a schema naming another draft still validates its common keywords.
+    const { $schema: _ignored, ...schema } = tool.parameters;
+    result = ajv.compile(schema);
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : String(error);
+    result = `the "parameters" schema of tool "${tool.name}" is invalid: ${detail}`;
+  }
+  compiled.set(tool.parameters, result);
+  return result;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const prototype: unknown = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}
+
+/** JSON Pointer segments of an ajv `instancePath`. */
+function segmentsOf(instancePath: string): string[] {
+  if (instancePath === "") return [];
+  return instancePath.slice(1).split("/").map((part) =>
+    part.replaceAll("~1", "/").replaceAll("~0", "~")
+  );
+}
+
+/** `["headers", "a"]` → `headers.a`, `["items", "0"]` → `items[0]`. */
+function displayPath(segments: readonly string[]): string {
+  let path = "";
+  for (const segment of segments) {
+    if (/^\d+$/.test(segment)) path += `[${segment}]`;
+    else path += path === "" ? segment : `.${segment}`;
+  }
+  return path;
+}
+
+function valueAt(root: unknown, segments: readonly string[]): unknown {
+  let value = root;
+  for (const segment of segments) {
+    if (Array.isArray(value)) value = value[Number(segment)];
+    else if (isPlainObject(value)) value = value[segment];
+    else return undefined;
+  }
+  return value;
+}
+
+function describeValue(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > MAX_FOUND_CHARS ? `${text.slice(0, MAX_FOUND_CHARS)}…` : text;
+}
+
+function stringParam(error: ErrorObject, name: string): string {
+  const value: unknown = error.params[name];
+  return typeof value === "string" ? value : String(value);
+}
+
+/** One ajv error in the words the model reads. */
+function describeError(error: ErrorObject, args: Record<string, unknown>): string {
+  const segments = segmentsOf(error.instancePath);
+  const nested = (name: string) => JSON.stringify(displayPath([...segments, name]));
+  switch (error.keyword) {
+    case "required":
+      return `${nested(stringParam(error, "missingProperty"))} is required`;
+    case "additionalProperties":
+      return `unexpected property ${nested(stringParam(error, "additionalProperty"))}`;
+  }
+  const subject = segments.length === 0 ? "the arguments" : JSON.stringify(displayPath(segments));
+  const found = describeValue(valueAt(args, segments));
+  if (error.keyword === "enum" && Array.isArray(error.params.allowedValues)) {
+    const allowed = error.params.allowedValues.map((value: unknown) => describeValue(value));
+    return `${subject} must be one of ${allowed.join(", ")} (found ${found})`;
+  }
+  return `${subject} ${error.message ?? `fails "${error.keyword}"`} (found ${found})`;
+}
+
+function describeErrors(errors: readonly ErrorObject[], args: Record<string, unknown>): string {
+  const problems = [...new Set(errors.map((error) => describeError(error, args)))];
+  const listed = problems.slice(0, MAX_LISTED_PROBLEMS);
+  const more = problems.length - listed.length;
+  return listed.join("; ") + (more > 0 ? `; and ${more} more` : "");
+}
+
+/** Parses raw argument text the model sent, when it is not already a value. */
+function parseRaw(raw: unknown): { value: unknown } | { message: string } {
+  if (typeof raw !== "string") return { value: raw };
+  try {
+    return { value: JSON.parse(raw) };
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : String(error);
+    return { message: `the arguments are not valid JSON: ${lowerFirst(detail)}` };
+  }
+}
+
+function lowerFirst(text: string): string {
+  return text.charAt(0).toLowerCase() + text.slice(1);
+}
+
+/**
+ * Checks `raw` (an arguments value, or argument text that was not valid JSON)
+ * against `tool.parameters`; a failure carries the message the model reads.
+ *
+ * @example
+ * ```ts
+ * import { validateToolArguments } from "./arguments.ts";
+ * const tool = { name: "t", parameters: { type: "object", required: ["a"] } };
+ * validateToolArguments(tool, {}); // { ok: false, message: 'the tool was not executed: "a" is required' }
+ * ```
+ */
+export function validateToolArguments(tool: ToolSchema, raw: unknown): ArgumentCheck {
+  const parsed = parseRaw(raw);
+  if ("message" in parsed) return { ok: false, message: PREFIX + parsed.message };
+  const args = parsed.value;
+  if (!isPlainObject(args)) {
+    return { ok: false, message: `${PREFIX}the arguments are not a JSON object` };
+  }
+  const validate = compile(tool);
+  if (typeof validate === "string") return { ok: false, message: PREFIX + validate };
+  if (validate(args)) return { ok: true, args };
+  return { ok: false, message: PREFIX + describeErrors(validate.errors ?? [], args) };
+}
