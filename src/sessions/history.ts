@@ -1,0 +1,137 @@
+/**
+ * The active branch of a session: the chain of entries from the active
+ * position back to the first one, and the llm messages it holds.
+ *
+ * - The active position is the last entry of the file; a `leaf` entry moves
+ *   it to its `targetId` (a rewind), so the next entry starts a branch there.
+ * - Unknown kinds stay in the chain but hold no messages.
+ *
+ * @module
+ */
+
+import type { Message } from "../llm/messages.ts";
+import { type CompactionEntry, type Entry, type HeaderEntry, toMessage } from "./entries.ts";
+
+/** The entries of a session, as `readSessionFile` returns them. */
+export interface SessionEntries {
+  readonly header: HeaderEntry;
+  readonly entries: readonly Entry[];
+}
+
+/** What the active branch amounts to for a new request. */
+export interface BranchContext {
+  /** The latest compaction of the branch, or null. */
+  readonly compaction: CompactionEntry | null;
+  /** The messages to send: after a compaction, only those it kept and the later ones. */
+  readonly messages: Message[];
+  /** The agent for the rest of the branch: the last `agent` switch, else the header's. */
+  readonly agent: string;
+  /** The model for the rest of the branch: the last `model` switch, else the header's. */
+  readonly model: string;
+  /** The last `thinking` switch of the branch, or null. */
+  readonly thinking: string | null;
+}
+
+/** The id the next appended entry follows: "" for an empty session. */
+export function activeLeafId(entries: readonly Entry[]): string {
+  for (let i = entries.length - 1; i >= 0; i--) {
+    const entry = entries[i];
+    if (entry === undefined || entry.id === null) continue;
+    return entry.kind === "leaf" ? entry.targetId : entry.id;
+  }
+  return "";
+}
+
+/** The entries of the active branch, oldest first (`leaf` entries excluded). */
+export function activeBranch(data: SessionEntries): Entry[] {
+  const index = new Map<string, number>();
+  data.entries.forEach((entry, position) => {
+    if (entry.id !== null) index.set(entry.id, position);
+  });
+  const branch: Entry[] = [];
+  let id = activeLeafId(data.entries);
+  let bound = data.entries.length;
+  while (id !== "") {
+    const position = index.get(id);
+    // References always point backwards; stop on anything else (an unknown
+    // kind's parent is not checked by the reader).
+    if (position === undefined || position >= bound) break;
+    bound = position;
+    const entry = data.entries[position];
+    if (entry === undefined) break;
+    if (entry.kind === "leaf") {
+      id = entry.targetId;
+      continue;
+    }
+    branch.push(entry);
+    id = entry.kind === "unknown" ? entry.parentId ?? "" : entry.parentId;
+  }
+  return branch.reverse();
+}
+
+/** The llm messages of the active branch in order, compactions ignored. */
+export function branchMessages(data: SessionEntries): Message[] {
+  const messages: Message[] = [];
+  for (const entry of activeBranch(data)) {
+    if (entry.kind === "message") messages.push(toMessage(entry));
+  }
+  return messages;
+}
+
+/** The messages, agent, model and reasoning level the active branch continues with. */
+export function branchContext(data: SessionEntries): BranchContext {
+  const branch = activeBranch(data);
+  let agent = data.header.agent;
+  let model = data.header.model;
+  let thinking: string | null = null;
+  let compaction: CompactionEntry | null = null;
+  let compactionAt = -1;
+  for (const [position, entry] of branch.entries()) {
+    switch (entry.kind) {
+      case "agent":
+        agent = entry.agent;
+        break;
+      case "model":
+        model = entry.model;
+        break;
+      case "thinking":
+        thinking = entry.thinking;
+        break;
+      case "compaction":
+        compaction = entry;
+        compactionAt = position;
+        break;
+      case "message":
+      case "leaf":
+      case "title":
+      case "unknown":
+        break;
+      default:
+        entry satisfies never;
+    }
+  }
+  return {
+    compaction,
+    messages: keptMessages(branch, compaction, compactionAt),
+    agent,
+    model,
+    thinking,
+  };
+}
+
+function keptMessages(
+  branch: readonly Entry[],
+  compaction: CompactionEntry | null,
+  compactionAt: number,
+): Message[] {
+  let from = 0;
+  if (compaction !== null) {
+    const kept = branch.findIndex((entry) => entry.id === compaction.keptId);
+    from = kept === -1 ? compactionAt + 1 : kept;
+  }
+  const messages: Message[] = [];
+  for (const entry of branch.slice(from)) {
+    if (entry.kind === "message") messages.push(toMessage(entry));
+  }
+  return messages;
+}

@@ -1,0 +1,107 @@
+/**
+ * Identifiers of sessions (time-sortable ULIDs) and of entries (short random
+ * hex, unique within one file).
+ *
+ * @module
+ */
+
+/** Crockford base32, lowercase: no i, l, o, u. */
+const CROCKFORD = "0123456789abcdefghjkmnpqrstvwxyz";
+
+/** Characters of a session id: 10 of time (48 bits), 16 of randomness (80 bits). */
+export const SESSION_ID_LENGTH = 26;
+
+/** A well-formed session id: 26 lowercase Crockford base32 characters. */
+export const SESSION_ID_REGEXP = /^[0-9a-hjkmnp-tv-z]{26}$/;
+
+const TIME_CHARS = 10;
+const RANDOM_BYTES = 10;
+const MAX_TIME_MS = 2 ** 48 - 1;
+
+// Within one millisecond, later ids increment the previous random part so
+// that ids made by one process stay strictly ordered.
+let lastTimeMs = -1;
+let lastRandom: Uint8Array = new Uint8Array(RANDOM_BYTES);
+
+/**
+ * A new session id: a lowercase ULID whose string order follows creation time.
+ *
+ * @example
+ * ```ts
+ * const id = newSessionId(new Date(0));
+ * // id.startsWith("0000000000") && id.length === 26
+ * ```
+ */
+export function newSessionId(now: Date = new Date()): string {
+  const timeMs = now.getTime();
+  if (!Number.isInteger(timeMs) || timeMs < 0 || timeMs > MAX_TIME_MS) {
+    throw new RangeError(
+      `cannot make a session id: time must be within 0..2^48 ms (found ${timeMs})`,
+    );
+  }
+  let random: Uint8Array;
+  if (timeMs === lastTimeMs && incremented(lastRandom)) {
+    random = lastRandom;
+  } else {
+    random = crypto.getRandomValues(new Uint8Array(RANDOM_BYTES));
+  }
+  lastTimeMs = timeMs;
+  lastRandom = random;
+  return encodeTime(timeMs) + encodeRandom(random);
+}
+
+/** The creation time encoded in a session id, or null when the id is not one. */
+export function sessionIdTime(id: string): Date | null {
+  if (!SESSION_ID_REGEXP.test(id)) return null;
+  let timeMs = 0;
+  for (const char of id.slice(0, TIME_CHARS)) timeMs = timeMs * 32 + CROCKFORD.indexOf(char);
+  return timeMs > MAX_TIME_MS ? null : new Date(timeMs);
+}
+
+/** A new 8-character lowercase hex entry id not present in `taken` (which it joins). */
+export function newEntryId(taken: Set<string>): string {
+  for (;;) {
+    const bytes = crypto.getRandomValues(new Uint8Array(4));
+    let id = "";
+    for (const byte of bytes) id += byte.toString(16).padStart(2, "0");
+    if (!taken.has(id)) {
+      taken.add(id);
+      return id;
+    }
+  }
+}
+
+function encodeTime(timeMs: number): string {
+  let text = "";
+  let rest = timeMs;
+  for (let i = 0; i < TIME_CHARS; i++) {
+    text = CROCKFORD.charAt(rest % 32) + text;
+    rest = Math.floor(rest / 32);
+  }
+  return text;
+}
+
+function encodeRandom(bytes: Uint8Array): string {
+  // 80 bits → 16 characters of 5 bits, most significant first.
+  let value = 0n;
+  for (const byte of bytes) value = (value << 8n) | BigInt(byte);
+  let text = "";
+  for (let i = 0; i < 16; i++) {
+    text = CROCKFORD.charAt(Number(value & 31n)) + text;
+    value >>= 5n;
+  }
+  return text;
+}
+
+/** Adds one to a big-endian byte array in place; false when it overflowed. */
+function incremented(bytes: Uint8Array): boolean {
+  for (let i = bytes.length - 1; i >= 0; i--) {
+    const byte = bytes[i] ?? 0;
+    if (byte < 255) {
+      bytes[i] = byte + 1;
+      return true;
+    }
+    bytes[i] = 0;
+  }
+  return false;
+}

@@ -1,0 +1,269 @@
+/**
+ * The typed boundary of session lines: a decoded JSON value → a header or an
+ * entry, checked field by field (never cast).
+ *
+ * @module
+ */
+
+import type {
+  Entry,
+  EntryBlock,
+  EntryUsage,
+  HeaderEntry,
+  MessageEntry,
+  UnknownEntry,
+} from "./entries.ts";
+
+/** A decoded line that is not a valid entry; `field` names the offending field. */
+export class InvalidEntryError extends Error {
+  /** The dotted path of the offending field, or "" for the whole line. */
+  readonly field: string;
+
+  constructor(field: string, problem: string) {
+    super(field === "" ? problem : `${field}: ${problem}`);
+    this.name = "InvalidEntryError";
+    this.field = field;
+  }
+}
+
+type Fields = Readonly<Record<string, unknown>>;
+
+/**
+ * The header of a session file from its decoded first line.
+ *
+ * @throws {InvalidEntryError} when the value is not a version 1 header
+ */
+export function parseHeader(value: unknown): HeaderEntry {
+  const fields = record(value, "");
+  if (fields.kind !== "header") {
+    throw new InvalidEntryError(
+      "kind",
+      `the first line must be the header (found ${show(fields.kind)})`,
+    );
+  }
+  if (fields.version !== 1) {
+    throw new InvalidEntryError(
+      "version",
+      `unsupported session format version ${show(fields.version)} (this rienda reads version 1)`,
+    );
+  }
+  return {
+    kind: "header",
+    version: 1,
+    id: nonEmpty(fields, "id"),
+    createdAt: string(fields, "createdAt"),
+    agent: string(fields, "agent"),
+    model: string(fields, "model"),
+    workdir: string(fields, "workdir"),
+  };
+}
+
+/**
+ * An entry from a decoded line after the header. Kinds this version does not
+ * know become `unknown` entries that keep the line as read.
+ *
+ * @throws {InvalidEntryError} when a known kind lacks a field or has a wrong type
+ */
+export function parseEntry(value: unknown): Entry {
+  const fields = record(value, "");
+  const kind = string(fields, "kind");
+  if (kind === "header") {
+    throw new InvalidEntryError("kind", "a header is only allowed on the first line");
+  }
+  if (kind === "unknown") return unknownEntry(fields);
+  const base = { id: nonEmpty(fields, "id"), parentId: string(fields, "parentId") };
+  const createdAt = string(fields, "createdAt");
+  switch (kind) {
+    case "message":
+      return messageEntry(fields, { ...base, createdAt });
+    case "compaction":
+      return {
+        kind,
+        ...base,
+        createdAt,
+        summary: string(fields, "summary"),
+        keptId: string(fields, "keptId"),
+        tokensBefore: count(fields.tokensBefore, "tokensBefore"),
+      };
+    case "agent":
+      return { kind, ...base, createdAt, agent: nonEmpty(fields, "agent") };
+    case "model":
+      return { kind, ...base, createdAt, model: nonEmpty(fields, "model") };
+    case "thinking":
+      return { kind, ...base, createdAt, thinking: string(fields, "thinking") };
+    case "leaf":
+      return { kind, ...base, createdAt, targetId: string(fields, "targetId") };
+    case "title":
+      return { kind, ...base, createdAt, title: string(fields, "title") };
+    default:
+      return unknownEntry(fields);
+  }
+}
+
+function unknownEntry(fields: Fields): UnknownEntry {
+  const id = typeof fields.id === "string" && fields.id !== "" ? fields.id : null;
+  const parentId = typeof fields.parentId === "string" ? fields.parentId : null;
+  return { kind: "unknown", id, parentId, raw: fields };
+}
+
+function messageEntry(
+  fields: Fields,
+  base: { id: string; parentId: string; createdAt: string },
+): MessageEntry {
+  const role = fields.role;
+  if (role !== "user" && role !== "assistant") {
+    throw new InvalidEntryError("role", `must be "user" or "assistant" (found ${show(role)})`);
+  }
+  const list = array(fields.blocks, "blocks");
+  const blocks = list.map((block, index) => entryBlock(block, `blocks[${index}]`, role));
+  if (role === "user") return { kind: "message", ...base, role, blocks };
+  return {
+    kind: "message",
+    ...base,
+    role,
+    blocks,
+    ...optional(fields, "responseModel"),
+    ...optional(fields, "responseStopReason"),
+    responseUsage: usage(fields.responseUsage),
+  };
+}
+
+function entryBlock(value: unknown, field: string, role: "user" | "assistant"): EntryBlock {
+  const fields = record(value, field);
+  const type = fields.type;
+  const allowed = role === "user" ? ["text", "tool_result"] : ["text", "thinking", "tool_call"];
+  if (typeof type !== "string" || !allowed.includes(type)) {
+    const expected = allowed.map((name) => `"${name}"`).join(", ");
+    throw new InvalidEntryError(
+      `${field}.type`,
+      `a ${role} message holds only ${expected} blocks (found ${show(type)})`,
+    );
+  }
+  const at = (key: string) => `${field}.${key}`;
+  switch (type) {
+    case "text":
+      return { type, text: string(fields, "text", at), ...optional(fields, "textSignature", at) };
+    case "thinking":
+      return {
+        type,
+        thinking: string(fields, "thinking", at),
+        ...optional(fields, "thinkingSignature", at),
+        ...(redacted(fields.redacted, at("redacted")) ? { redacted: true } : {}),
+      };
+    case "tool_call":
+      return {
+        type,
+        toolCallId: string(fields, "toolCallId", at),
+        toolCallName: string(fields, "toolCallName", at),
+        toolCallArguments: record(fields.toolCallArguments, at("toolCallArguments")),
+        ...optional(fields, "toolCallRawArguments", at),
+      };
+    default:
+      return {
+        type: "tool_result",
+        toolResultCallId: string(fields, "toolResultCallId", at),
+        toolResult: array(fields.toolResult, at("toolResult")).map((part, index) => {
+          const partField = `${at("toolResult")}[${index}]`;
+          const partFields = record(part, partField);
+          if (partFields.type !== "text") {
+            throw new InvalidEntryError(
+              `${partField}.type`,
+              `must be "text" (found ${show(partFields.type)})`,
+            );
+          }
+          return { type: "text", text: string(partFields, "text", (key) => `${partField}.${key}`) };
+        }),
+        toolResultIsError: boolean(fields.toolResultIsError, at("toolResultIsError")),
+      };
+  }
+}
+
+function usage(value: unknown): EntryUsage | null {
+  if (value === undefined || value === null) return null;
+  const fields = record(value, "responseUsage");
+  const at = (key: string) => `responseUsage.${key}`;
+  return {
+    inputTokens: count(fields.inputTokens, at("inputTokens")),
+    outputTokens: count(fields.outputTokens, at("outputTokens")),
+    reasoningTokens: count(fields.reasoningTokens, at("reasoningTokens")),
+    cacheReadTokens: count(fields.cacheReadTokens, at("cacheReadTokens")),
+    cacheWriteTokens: count(fields.cacheWriteTokens, at("cacheWriteTokens")),
+  };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function record(value: unknown, field: string): Fields {
+  if (!isRecord(value)) {
+    throw new InvalidEntryError(field, `must be an object (found ${show(value)})`);
+  }
+  return value;
+}
+
+function array(value: unknown, field: string): readonly unknown[] {
+  if (!Array.isArray(value)) {
+    throw new InvalidEntryError(field, `must be a list (found ${show(value)})`);
+  }
+  return value;
+}
+
+function string(fields: Fields, key: string, at: (key: string) => string = same): string {
+  const value = fields[key];
+  if (typeof value !== "string") {
+    throw new InvalidEntryError(at(key), `must be a string (found ${show(value)})`);
+  }
+  return value;
+}
+
+function nonEmpty(fields: Fields, key: string): string {
+  const value = string(fields, key);
+  if (value === "") throw new InvalidEntryError(key, "must not be empty");
+  return value;
+}
+
+/** `{key: value}` when the field is a string, `{}` when absent. */
+function optional<K extends string>(
+  fields: Fields,
+  key: K,
+  at: (key: string) => string = same,
+): { [P in K]?: string } {
+  if (fields[key] === undefined) return {};
+  const value = string(fields, key, at);
+  const result: { [P in K]?: string } = {};
+  result[key] = value;
+  return result;
+}
+
+function boolean(value: unknown, field: string): boolean {
+  if (typeof value !== "boolean") {
+    throw new InvalidEntryError(field, `must be true or false (found ${show(value)})`);
+  }
+  return value;
+}
+
+function redacted(value: unknown, field: string): boolean {
+  return value === undefined ? false : boolean(value, field);
+}
+
+function count(value: unknown, field: string): number {
+  if (typeof value !== "number" || !Number.isInteger(value) || value < 0) {
+    throw new InvalidEntryError(
+      field,
+      `must be a whole number of at least 0 (found ${show(value)})`,
+    );
+  }
+  return value;
+}
+
+function same(key: string): string {
+  return key;
+}
+
+/** A short rendering of a found value for error messages. */
+function show(value: unknown): string {
+  if (value === undefined) return "nothing";
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 40 ? `${text.slice(0, 37)}...` : text;
+}
