@@ -1,0 +1,145 @@
+import {
+  deepStrictEqual as assertEquals,
+  ok,
+  rejects as assertRejects,
+  strictEqual,
+  throws,
+} from "node:assert/strict";
+import type { ModelRequest } from "../llm/model_events.ts";
+import { createModelClient, type ModelClientOptions, UnsupportedProtocolError } from "./client.ts";
+import { fakeFetch, type FakeReply, sseText } from "./fake_fetch.ts";
+import { ProviderError } from "./http_errors.ts";
+
+const REQUEST: ModelRequest = {
+  system: "",
+  messages: [{ role: "user", blocks: [{ type: "text", text: "hi" }] }],
+  tools: [],
+};
+
+const ANSWER = sseText([
+  { model: "m", choices: [{ index: 0, delta: { content: "hello" }, finish_reason: null }] },
+  { model: "m", choices: [{ index: 0, delta: {}, finish_reason: "stop" }] },
+]);
+
+function client(replies: readonly FakeReply[], extra: Partial<ModelClientOptions> = {}) {
+  const fake = fakeFetch(replies);
+  const waits: number[] = [];
+  const options: ModelClientOptions = {
+    ref: "fake/m",
+    protocol: "openai_chat_completions",
+    baseUrl: "http://fake.test/v1",
+    apiKey: "k",
+    headers: {},
+    modelId: "m",
+    fetch: fake.fetch,
+    sleep: (ms) => {
+      waits.push(ms);
+      return Promise.resolve();
+    },
+  };
+  return { model: createModelClient({ ...options, ...extra }), requests: fake.requests, waits };
+}
+
+Deno.test("createModelClient() retries a 500 and streams the answer of the next attempt", async () => {
+  const { model, requests, waits } = client([
+    { kind: "status", status: 500, body: '{"error":{"message":"boom"}}' },
+    { kind: "sse", chunks: [ANSWER] },
+  ]);
+  strictEqual(model.ref, "fake/m");
+  const events = await Array.fromAsync(model.stream(REQUEST, new AbortController().signal));
+  assertEquals(events.map((event) => event.type), ["retry", "text_delta", "done"]);
+  assertEquals(events[0], {
+    type: "retry",
+    attempt: 1,
+    delayMs: waits[0],
+    error: "boom (status 500)",
+  });
+  strictEqual(requests.length, 2);
+  ok(waits[0] !== undefined && waits[0] >= 400 && waits[0] <= 600);
+});
+
+Deno.test("createModelClient() gives up after exactly 5 attempts", async () => {
+  const reply: FakeReply = { kind: "status", status: 503, body: "" };
+  const { model, requests, waits } = client(Array(6).fill(reply));
+  await assertRejects(
+    Array.fromAsync(model.stream(REQUEST, new AbortController().signal)),
+    (error: unknown) => error instanceof ProviderError && error.message === "status 503",
+  );
+  strictEqual(requests.length, 5);
+  strictEqual(waits.length, 4);
+});
+
+Deno.test("createModelClient() does not retry a 400", async () => {
+  const { model, requests } = client([
+    { kind: "status", status: 400, body: '{"error":{"message":"bad"}}' },
+    { kind: "sse", chunks: [ANSWER] },
+  ]);
+  await assertRejects(
+    Array.fromAsync(model.stream(REQUEST, new AbortController().signal)),
+    (error: unknown) => error instanceof ProviderError && error.message === "bad (status 400)",
+  );
+  strictEqual(requests.length, 1);
+});
+
+Deno.test("createModelClient() retries an empty answer and a cut stream", async () => {
+  const empty = sseText([{
+    model: "m",
+    choices: [{ index: 0, delta: {}, finish_reason: "stop" }],
+  }]);
+  const cut = sseText([{ model: "m", choices: [{ index: 0, delta: { content: "par" } }] }], false);
+  const { model, requests } = client([
+    { kind: "sse", chunks: [empty] },
+    { kind: "sse", chunks: [cut] },
+    { kind: "sse", chunks: [ANSWER] },
+  ], { retry: { baseDelayMs: 1 } });
+  const events = await Array.fromAsync(model.stream(REQUEST, new AbortController().signal));
+  assertEquals(
+    events.flatMap((event) => event.type === "retry" ? [event.error] : []),
+    ["the model returned an empty response", "the stream ended before the response was complete"],
+  );
+  strictEqual(requests.length, 3);
+});
+
+Deno.test("createModelClient() throws UnsupportedProtocolError for a protocol without an implementation", () => {
+  throws(
+    () => client([], { protocol: "anthropic" }),
+    (error: unknown) =>
+      error instanceof UnsupportedProtocolError &&
+      error.message ===
+        'protocol "anthropic" is not supported yet (supported: openai_chat_completions); set the provider\'s "protocol" to one of them',
+  );
+});
+
+Deno.test("createModelClient() streams from a real HTTP server on 127.0.0.1 and stops on abort", async () => {
+  const encoder = new TextEncoder();
+  let cancelled!: () => void;
+  const bodyCancelled = new Promise<void>((resolve) => cancelled = resolve);
+  await using server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (request) => {
+    const slow = new URL(request.url).pathname.startsWith("/slow/");
+    const body = new ReadableStream<Uint8Array>({
+      async start(controller) {
+        for (const piece of [ANSWER.slice(0, 30), ANSWER.slice(30)]) {
+          controller.enqueue(encoder.encode(slow ? 'data: {"choices":[]}\n\n' : piece));
+          await new Promise((resolve) => setTimeout(resolve, 5));
+        }
+        if (!slow) controller.close();
+      },
+      cancel() {
+        cancelled();
+      },
+    });
+    return new Response(body, { headers: { "content-type": "text/event-stream" } });
+  });
+  const baseUrl = `http://127.0.0.1:${server.addr.port}`;
+  const { model } = client([], { fetch: globalThis.fetch, baseUrl: `${baseUrl}/v1` });
+  const events = await Array.fromAsync(model.stream(REQUEST, new AbortController().signal));
+  assertEquals(events.map((event) => event.type), ["text_delta", "done"]);
+
+  const slowModel = client([], { fetch: globalThis.fetch, baseUrl: `${baseUrl}/slow/v1` }).model;
+  const controller = new AbortController();
+  const reason = new Error("interrupted");
+  const stream = slowModel.stream(REQUEST, controller.signal);
+  setTimeout(() => controller.abort(reason), 30);
+  await assertRejects(Array.fromAsync(stream), (error: unknown) => error === reason);
+  await bodyCancelled;
+});
