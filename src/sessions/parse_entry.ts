@@ -28,6 +28,16 @@ export class InvalidEntryError extends Error {
 
 type Fields = Readonly<Record<string, unknown>>;
 
+const KNOWN_KINDS: ReadonlySet<string> = new Set([
+  "message",
+  "compaction",
+  "agent",
+  "model",
+  "thinking",
+  "leaf",
+  "title",
+]);
+
 /**
  * The header of a session file from its decoded first line.
  *
@@ -70,7 +80,7 @@ export function parseEntry(value: unknown): Entry {
   if (kind === "header") {
     throw new InvalidEntryError("kind", "a header is only allowed on the first line");
   }
-  if (kind === "unknown") return unknownEntry(fields);
+  if (!KNOWN_KINDS.has(kind)) return unknownEntry(fields);
   const base = { id: nonEmpty(fields, "id"), parentId: string(fields, "parentId") };
   const createdAt = string(fields, "createdAt");
   switch (kind) {
@@ -136,7 +146,9 @@ function entryBlock(value: unknown, field: string, role: "user" | "assistant"): 
     const expected = allowed.map((name) => `"${name}"`).join(", ");
     throw new InvalidEntryError(
       `${field}.type`,
-      `a ${role} message holds only ${expected} blocks (found ${show(type)})`,
+      `${
+        role === "user" ? "a user" : "an assistant"
+      } message holds only ${expected} blocks (found ${show(type)})`,
     );
   }
   const at = (key: string) => `${field}.${key}`;

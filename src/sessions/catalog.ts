@@ -1,0 +1,187 @@
+/**
+ * The sessions of one workspace: listing (newest first), lookup by id or
+ * unique id prefix, and removal.
+ *
+ * @module
+ */
+
+import { join } from "node:path";
+import type { HeaderEntry } from "./entries.ts";
+import { parseEntry, parseHeader } from "./parse_entry.ts";
+import { isSessionLocked, lockPathOf, SessionLockedError } from "./lock.ts";
+import { projectDirSync } from "./project.ts";
+
+/** One stored session, as listed. */
+export interface SessionSummary {
+  readonly id: string;
+  readonly path: string;
+  readonly agent: string;
+  readonly model: string;
+  /** When the session started (the header's `createdAt`). */
+  readonly createdAt: string;
+  /** When the file last changed (ISO 8601). */
+  readonly updatedAt: string;
+  /** The last `title` entry, else the first prompt on one line, at most 80 characters. */
+  readonly title: string;
+  /** Why the file could not be summarised (e.g. no valid header); unset when it could. */
+  readonly problem?: string;
+}
+
+/** No session, or more than one, matches the id a user gave. */
+export class SessionNotFoundError extends Error {
+  readonly id: string;
+  /** The ids that matched (empty when none did). */
+  readonly matches: readonly string[];
+
+  constructor(id: string, matches: readonly string[]) {
+    super(
+      matches.length === 0
+        ? `no session "${id}" in this workspace (rienda sessions lists them)`
+        : `session id "${id}" is ambiguous: it matches ${
+          matches.join(", ")
+        } (give more characters)`,
+    );
+    this.name = "SessionNotFoundError";
+    this.id = id;
+    this.matches = matches;
+  }
+}
+
+/** Characters of a title made from the first prompt. */
+export const MAX_TITLE_CHARS = 80;
+
+const SESSION_FILE_SUFFIX = ".jsonl";
+const WHITESPACE_REGEXP = /\s+/g;
+
+/** The sessions of `workdir`, newest first (last change, then id). */
+export async function listSessions(
+  sessionsDir: string,
+  workdir: string,
+): Promise<SessionSummary[]> {
+  const files = await sessionFiles(sessionsDir, workdir);
+  sortNewestFirst(files);
+  return await Promise.all(files.map(summarise));
+}
+
+/** The most recently changed session of `workdir`, or null when it has none. */
+export async function latestSession(
+  sessionsDir: string,
+  workdir: string,
+): Promise<SessionSummary | null> {
+  const files = await sessionFiles(sessionsDir, workdir);
+  sortNewestFirst(files);
+  const newest = files[0];
+  return newest === undefined ? null : await summarise(newest);
+}
+
+/**
+ * The session of `workdir` whose id is `id` or starts with it.
+ *
+ * @throws {SessionNotFoundError} when no session or several match
+ */
+export async function findSession(
+  sessionsDir: string,
+  workdir: string,
+  id: string,
+): Promise<SessionSummary> {
+  const wanted = id.trim().toLowerCase();
+  const files = wanted === "" ? [] : await sessionFiles(sessionsDir, workdir);
+  const exact = files.find((file) => file.id === wanted);
+  const matches = exact ? [exact] : files.filter((file) => file.id.startsWith(wanted));
+  const [only] = matches;
+  if (only === undefined || matches.length > 1) {
+    throw new SessionNotFoundError(id, matches.map((file) => file.id).sort());
+  }
+  return await summarise(only);
+}
+
+/**
+ * Deletes a session file (and a stale lock beside it).
+ *
+ * @throws {SessionLockedError} when a live process is writing the session
+ */
+export async function removeSession(session: Pick<SessionSummary, "id" | "path">): Promise<void> {
+  if (await isSessionLocked(session.path)) {
+    throw new SessionLockedError(session.id, null, lockPathOf(session.path));
+  }
+  await Deno.remove(session.path);
+  await Deno.remove(lockPathOf(session.path)).catch(() => {});
+}
+
+/** The first prompt folded to one line and cut at {@link MAX_TITLE_CHARS} characters. */
+export function titleFromPrompt(prompt: string): string {
+  const folded = prompt.replace(WHITESPACE_REGEXP, " ").trim();
+  return Array.from(folded).slice(0, MAX_TITLE_CHARS).join("");
+}
+
+interface SessionFile {
+  readonly id: string;
+  readonly path: string;
+  readonly mtimeMs: number;
+}
+
+async function sessionFiles(sessionsDir: string, workdir: string): Promise<SessionFile[]> {
+  const dir = projectDirSync(sessionsDir, workdir);
+  const names: string[] = [];
+  try {
+    for await (const item of Deno.readDir(dir)) {
+      if (item.isFile && item.name.endsWith(SESSION_FILE_SUFFIX)) names.push(item.name);
+    }
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return [];
+    throw error;
+  }
+  return await Promise.all(names.map(async (name) => {
+    const path = join(dir, name);
+    const info = await Deno.stat(path);
+    return {
+      id: name.slice(0, -SESSION_FILE_SUFFIX.length),
+      path,
+      mtimeMs: info.mtime?.getTime() ?? 0,
+    };
+  }));
+}
+
+function sortNewestFirst(files: SessionFile[]): void {
+  files.sort((a, b) => b.mtimeMs - a.mtimeMs || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+}
+
+async function summarise(file: SessionFile): Promise<SessionSummary> {
+  const base = { id: file.id, path: file.path, updatedAt: new Date(file.mtimeMs).toISOString() };
+  const lines = (await Deno.readTextFile(file.path)).split("\n");
+  let header: HeaderEntry;
+  try {
+    header = parseHeader(JSON.parse(lines[0] ?? ""));
+  } catch (error) {
+    const problem = `invalid header: ${error instanceof Error ? error.message : String(error)}`;
+    return { ...base, agent: "", model: "", createdAt: "", title: "", problem };
+  }
+  const { agent, model, createdAt } = header;
+  return { ...base, agent, model, createdAt, title: titleOf(lines) };
+}
+
+/** The last `title` entry, else the first prompt; lines that do not parse are passed over. */
+function titleOf(lines: readonly string[]): string {
+  let title = "";
+  let prompt: string | null = null;
+  for (const line of lines.slice(1)) {
+    // Cheap filters first: most lines are neither titles nor the first prompt.
+    const maybeTitle = line.includes('"title"');
+    if (!maybeTitle && (prompt !== null || !line.includes('"user"'))) continue;
+    const entry = entryOrNull(line);
+    if (entry?.kind === "title" && entry.title.trim() !== "") title = entry.title;
+    if (prompt === null && entry?.kind === "message" && entry.role === "user") {
+      const text = entry.blocks.map((block) => block.type === "text" ? block.text : "").join("");
+      if (text.trim() !== "") prompt = text;
+    }
+  }
+  return title !== "" ? title : titleFromPrompt(prompt ?? "");
+}
+
+function entryOrNull(line: string) {
+  try {
+    return parseEntry(JSON.parse(line));
+  } catch {
+    return null;
+  }
+}
