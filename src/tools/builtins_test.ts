@@ -1,0 +1,18 @@
+import assert from "node:assert/strict";
+import { validateToolArguments } from "./arguments.ts";
+import { builtinTools } from "./builtins.ts";
+
+Deno.test("builtinTools() lists http and shell, sorted by name", () => {
+  assert.deepEqual(builtinTools().map((tool) => tool.name), ["http", "shell"]);
+});
+
+Deno.test("builtinTools() gives every tool a description and a schema ajv compiles", () => {
+  for (const tool of builtinTools()) {
+    assert.ok(tool.description.trim().length > 0, tool.name);
+    assert.equal(tool.parameters.type, "object");
+    assert.equal(tool.parameters.additionalProperties, false);
+    const outcome = validateToolArguments(tool, { unexpected: true });
+    assert.equal(outcome.ok, false);
+    assert.doesNotMatch(outcome.ok ? "" : outcome.message, /schema .* is invalid/);
+  }
+});
