@@ -144,7 +144,8 @@ export function chatStopReason(finishReason: string | undefined, hasCalls: boole
 /**
  * Normalises a `usage` object (formats.md): input excludes cached reads
  * (`prompt_tokens_details.cached_tokens`, or DeepSeek's
- * `prompt_cache_hit_tokens`); null when the value is not a usage object.
+ * `prompt_cache_hit_tokens`) and cache writes (OpenRouter's
+ * `cache_write_tokens`); null when the value is not a usage object.
  */
 export function chatUsage(value: unknown): Usage | null {
   if (!isRecord(value)) return null;
@@ -153,11 +154,11 @@ export function chatUsage(value: unknown): Usage | null {
   const cacheRead = numberAt(promptDetails, "cached_tokens") ??
     numberAt(value, "prompt_cache_hit_tokens") ?? 0;
   const cacheWrite = numberAt(promptDetails, "cache_write_tokens") ?? 0;
+  const completionDetails = recordAt(value, "completion_tokens_details");
   return {
     inputTokens: Math.max(0, prompt - cacheRead - cacheWrite),
     outputTokens: numberAt(value, "completion_tokens") ?? 0,
-    reasoningTokens: numberAt(recordAt(value, "completion_tokens_details"), "reasoning_tokens") ??
-      0,
+    reasoningTokens: numberAt(completionDetails, "reasoning_tokens") ?? 0,
     cacheReadTokens: cacheRead,
     cacheWriteTokens: cacheWrite,
   };
@@ -222,7 +223,7 @@ function decodeChunk(state: ChatDecodeState, chunk: unknown): ModelEvent[] {
   const events: ModelEvent[] = [];
   const choice = arrayAt(chunk, "choices").find((item) => (numberAt(item, "index") ?? 0) === 0);
   const delta = recordAt(choice, "delta");
-  const thinking = stringAt(delta, "reasoning_content") ?? stringAt(delta, "reasoning");
+  const thinking = stringAt(delta, "reasoning_content") || stringAt(delta, "reasoning");
   if (thinking) {
     state.thinking += thinking;
     events.push({ type: "thinking_delta", text: thinking });
