@@ -1,0 +1,241 @@
+/**
+ * `config.yaml`: the optional configuration of the rienda home
+ * (spec/formats.md, "config.yaml").
+ *
+ * - A missing default file is an empty config; a missing file named by
+ *   `--config` or `RIENDA_CONFIG` is an error; an empty file is an empty config.
+ * - Unknown keys and wrong types are errors naming the file, the key path,
+ *   the expected type and the value found, one problem per line:
+ *   `/h/.rienda/config.yaml: providers.local.base_url: must be a string (found 42)`.
+ * - The schema (`config_schema.ts`) is compiled ahead of time into
+ *   `config_validator.js`, so start-up never loads or compiles ajv.
+ *
+ * @module
+ */
+
+import { ConfigError } from "./config_error.ts";
+import { checkConfig } from "./config_checks.ts";
+import type {
+  ProviderProtocol,
+  RawConfig,
+  RawModelConfig,
+  RawProviderConfig,
+} from "./config_schema.ts";
+import { validate } from "./config_validator.js";
+import { describeValue } from "./describe_value.ts";
+import { formatFieldPath, isRecord } from "./field_path.ts";
+import { issuesFromAjv, type SchemaIssue } from "./schema_issues.ts";
+import { parseYaml, type YamlSource } from "./yaml_source.ts";
+
+export { ConfigError } from "./config_error.ts";
+export { PROVIDER_PROTOCOLS, type ProviderProtocol } from "./config_schema.ts";
+
+/** A model entry of a provider (`providers.<name>.models.<alias>`). */
+export interface ModelConfig {
+  /** The wire id; the alias when absent. */
+  readonly id?: string;
+  readonly contextWindow?: number;
+  readonly maxTokens?: number;
+  readonly temperature?: number;
+  readonly topP?: number;
+  readonly thinkingLevels?: readonly string[];
+}
+
+/** A configured provider (`providers.<name>`). */
+export interface ProviderConfig {
+  /** A built-in provider whose settings this one starts from. */
+  readonly preset?: string;
+  readonly protocol?: ProviderProtocol;
+  readonly baseUrl?: string;
+  /** A literal key (discouraged). */
+  readonly apiKey?: string;
+  /** The environment variable that holds the key. */
+  readonly apiKeyEnv?: string;
+  readonly headers: Readonly<Record<string, string>>;
+  /** Models by alias; models not listed still work. */
+  readonly models: Readonly<Record<string, ModelConfig>>;
+}
+
+/** When and how much history compaction keeps. */
+export interface CompactionConfig {
+  readonly enabled: boolean;
+  readonly reserveTokens: number;
+  readonly keepRecentTokens: number;
+}
+
+/** The parsed configuration, defaults applied. */
+export interface Config {
+  /** The file it was read from; null when there was none. */
+  readonly file: string | null;
+  /** The model used when neither the agent nor `-m` names one. */
+  readonly defaultModel?: string;
+  readonly providers: Readonly<Record<string, ProviderConfig>>;
+  readonly compaction: CompactionConfig;
+  /** The `config:` block: free settings for extensions, keyed by tool or hook name. */
+  readonly extensions: Readonly<Record<string, unknown>>;
+  /** The whole parsed document, for `ctx.config`. */
+  readonly raw: Readonly<Record<string, unknown>>;
+}
+
+/** Tokens kept free for the answer before compaction starts. */
+export const DEFAULT_RESERVE_TOKENS = 16384;
+/** Tokens of recent history that compaction keeps verbatim. */
+export const DEFAULT_KEEP_RECENT_TOKENS = 20000;
+/** At most this many problems are listed in one error; the rest are counted. */
+export const MAX_REPORTED_PROBLEMS = 10;
+
+/** The configuration of a missing or empty file. */
+export function emptyConfig(file: string | null): Config {
+  return {
+    file,
+    providers: {},
+    compaction: {
+      enabled: true,
+      reserveTokens: DEFAULT_RESERVE_TOKENS,
+      keepRecentTokens: DEFAULT_KEEP_RECENT_TOKENS,
+    },
+    extensions: {},
+    raw: {},
+  };
+}
+
+/**
+ * Reads and parses the configuration file at `path`.
+ *
+ * @throws {ConfigError} when an explicit file is missing, or the file is unreadable or invalid
+ */
+export async function loadConfig(path: string, options: { explicit: boolean }): Promise<Config> {
+  let text: string;
+  try {
+    text = await Deno.readTextFile(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) {
+      if (!options.explicit) return emptyConfig(null);
+      throw new ConfigError(
+        `${path}: config file not found (check the --config flag or RIENDA_CONFIG)`,
+        { file: path, cause: error },
+      );
+    }
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new ConfigError(`${path}: cannot read the config file: ${lowerFirst(reason)}`, {
+      file: path,
+      cause: error,
+    });
+  }
+  return parseConfig(text, path);
+}
+
+/**
+ * Parses the text of a configuration file; `path` names it in errors.
+ *
+ * @throws {ConfigError} on invalid YAML, unknown keys, wrong types or inconsistent providers
+ */
+export function parseConfig(text: string, path: string): Config {
+  const parsed = parseYaml(text.replace(/^\uFEFF/, ""));
+  if (!parsed.ok) {
+    const { line, column } = parsed.position;
+    throw new ConfigError(`${path}:${line}:${column}: invalid YAML: ${parsed.message}`, {
+      file: path,
+      line,
+    });
+  }
+  const { source } = parsed;
+  const document = source.value;
+  if (document === null) return emptyConfig(path);
+  if (!isRecord(document)) {
+    throw new ConfigError(
+      `${path}: must be a mapping of settings such as "default_model: openai/gpt-4o-mini" ` +
+        `(found ${describeValue(document)})`,
+      { file: path, line: 1 },
+    );
+  }
+  if (!validate(document)) {
+    throw issuesError(path, issuesFromAjv(validate.errors ?? [], document), source);
+  }
+  const problems = checkConfig(document);
+  if (problems.length > 0) throw issuesError(path, problems, source);
+  return toConfig(path, document, document);
+}
+
+function issuesError(
+  file: string,
+  issues: readonly SchemaIssue[],
+  source: YamlSource,
+): ConfigError {
+  // Reading order: the first problem in the file comes first, unlocated ones last.
+  const located = issues
+    .map((issue, index) => ({
+      issue,
+      index,
+      at: source.locate(issue.path, { key: issue.key === true }),
+    }))
+    .sort((a, b) =>
+      (a.at?.line ?? Infinity) - (b.at?.line ?? Infinity) ||
+      (a.at?.column ?? 0) - (b.at?.column ?? 0) ||
+      a.index - b.index
+    );
+  const lines = located.slice(0, MAX_REPORTED_PROBLEMS).map(({ issue }) => {
+    const field = formatFieldPath(issue.path);
+    return field === "" ? `${file}: ${issue.message}` : `${file}: ${field}: ${issue.message}`;
+  });
+  const hidden = located.length - MAX_REPORTED_PROBLEMS;
+  if (hidden > 0) lines.push(`${file}: and ${hidden} more problem${hidden === 1 ? "" : "s"}`);
+  const first = located[0];
+  const field = first === undefined ? "" : formatFieldPath(first.issue.path);
+  return new ConfigError(lines.join("\n"), {
+    file,
+    field: field === "" ? undefined : field,
+    line: first?.at?.line,
+  });
+}
+
+function toConfig(file: string, raw: RawConfig, document: Record<string, unknown>): Config {
+  const providers: Record<string, ProviderConfig> = {};
+  for (const [name, provider] of Object.entries(raw.providers ?? {})) {
+    providers[name] = toProviderConfig(provider ?? {});
+  }
+  const defaults = emptyConfig(file).compaction;
+  return {
+    file,
+    ...(raw.default_model === undefined ? {} : { defaultModel: raw.default_model }),
+    providers,
+    compaction: {
+      enabled: raw.compaction?.enabled ?? defaults.enabled,
+      reserveTokens: raw.compaction?.reserve_tokens ?? defaults.reserveTokens,
+      keepRecentTokens: raw.compaction?.keep_recent_tokens ?? defaults.keepRecentTokens,
+    },
+    extensions: { ...raw.config },
+    raw: document,
+  };
+}
+
+function toProviderConfig(raw: RawProviderConfig): ProviderConfig {
+  const models: Record<string, ModelConfig> = {};
+  for (const [alias, model] of Object.entries(raw.models ?? {})) {
+    models[alias] = toModelConfig(model ?? {});
+  }
+  return {
+    ...(raw.preset === undefined ? {} : { preset: raw.preset }),
+    ...(raw.protocol === undefined ? {} : { protocol: raw.protocol }),
+    ...(raw.base_url === undefined ? {} : { baseUrl: raw.base_url }),
+    ...(raw.api_key === undefined ? {} : { apiKey: raw.api_key }),
+    ...(raw.api_key_env === undefined ? {} : { apiKeyEnv: raw.api_key_env }),
+    headers: { ...raw.headers },
+    models,
+  };
+}
+
+function toModelConfig(raw: RawModelConfig): ModelConfig {
+  return {
+    ...(raw.id === undefined ? {} : { id: raw.id }),
+    ...(raw.context_window === undefined ? {} : { contextWindow: raw.context_window }),
+    ...(raw.max_tokens === undefined ? {} : { maxTokens: raw.max_tokens }),
+    ...(raw.temperature === undefined ? {} : { temperature: raw.temperature }),
+    ...(raw.top_p === undefined ? {} : { topP: raw.top_p }),
+    ...(raw.thinking_levels === undefined ? {} : { thinkingLevels: [...raw.thinking_levels] }),
+  };
+}
+
+function lowerFirst(text: string): string {
+  return text.replace(/^[A-Z](?=[a-z])/, (c) => c.toLowerCase());
+}

@@ -1,0 +1,114 @@
+/**
+ * Checks of `config.yaml` that a JSON Schema cannot word well: model
+ * references, provider names and presets, URLs and what a provider needs.
+ *
+ * @module
+ */
+
+import { BUILTIN_PROVIDER_NAMES, isBuiltinProviderName } from "./builtin_names.ts";
+import type { RawConfig, RawProviderConfig } from "./config_schema.ts";
+import { isModelRef, modelRefProblem, PROVIDER_NAME_REGEXP } from "./model_ref.ts";
+import type { SchemaIssue } from "./schema_issues.ts";
+
+const ENV_NAME_REGEXP = /^[A-Za-z_][A-Za-z0-9_]*$/;
+// RFC 9110 token characters.
+const HEADER_NAME_REGEXP = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/;
+
+/** Problems of a document that already matches the schema; none when it is valid. */
+export function checkConfig(raw: RawConfig): SchemaIssue[] {
+  const issues: SchemaIssue[] = [];
+  const refProblem = raw.default_model === undefined
+    ? undefined
+    : modelRefProblem(raw.default_model);
+  if (refProblem !== undefined) issues.push({ path: ["default_model"], message: refProblem });
+  for (const [name, provider] of Object.entries(raw.providers ?? {})) {
+    issues.push(...checkProvider(name, provider ?? {}));
+  }
+  return issues;
+}
+
+function checkProvider(name: string, provider: RawProviderConfig): SchemaIssue[] {
+  const at = ["providers", name];
+  const issues: SchemaIssue[] = [];
+  if (!PROVIDER_NAME_REGEXP.test(name)) {
+    issues.push({
+      path: at,
+      key: true,
+      message: `invalid provider name ${JSON.stringify(name)} ` +
+        `(use lowercase letters, digits, "_" and "-", starting with a letter or digit)`,
+    });
+  }
+  if (provider.preset !== undefined && !isBuiltinProviderName(provider.preset)) {
+    issues.push({
+      path: [...at, "preset"],
+      message: `unknown preset ${JSON.stringify(provider.preset)} ` +
+        `(expected one of: ${BUILTIN_PROVIDER_NAMES.join(", ")})`,
+    });
+  }
+  if (provider.base_url !== undefined && !isHttpUrl(provider.base_url)) {
+    issues.push({
+      path: [...at, "base_url"],
+      message: `must be an http or https URL such as http://127.0.0.1:11434/v1 ` +
+        `(found ${JSON.stringify(provider.base_url)})`,
+    });
+  }
+  if (provider.api_key_env !== undefined && !ENV_NAME_REGEXP.test(provider.api_key_env)) {
+    issues.push({
+      path: [...at, "api_key_env"],
+      message: `must be the name of an environment variable such as MY_API_KEY ` +
+        `(found ${JSON.stringify(provider.api_key_env)})`,
+    });
+  }
+  for (const header of Object.keys(provider.headers ?? {})) {
+    if (!HEADER_NAME_REGEXP.test(header)) {
+      issues.push({
+        path: [...at, "headers", header],
+        key: true,
+        message: `invalid HTTP header name ${JSON.stringify(header)}`,
+      });
+    }
+  }
+  for (const alias of Object.keys(provider.models ?? {})) {
+    if (!isModelRef(`${name}/${alias}`)) {
+      issues.push({
+        path: [...at, "models", alias],
+        key: true,
+        message: `invalid model alias ${JSON.stringify(alias)} ` +
+          `(no spaces, and no empty part between "/")`,
+      });
+    }
+  }
+  issues.push(...checkEndpoint(name, provider));
+  return issues;
+}
+
+// formats.md: a provider needs a preset, or a protocol and a base_url,
+// unless its name is a built-in provider whose fields it overrides.
+function checkEndpoint(name: string, provider: RawProviderConfig): SchemaIssue[] {
+  if (isBuiltinProviderName(name) || provider.preset !== undefined) return [];
+  if (provider.protocol === undefined) {
+    return [{
+      path: ["providers", name],
+      message: `needs a preset or a protocol and a base_url ` +
+        `(e.g. "preset: ollama", or "protocol: openai_chat_completions" ` +
+        `with "base_url: http://127.0.0.1:11434/v1")`,
+    }];
+  }
+  if (provider.base_url === undefined) {
+    return [{
+      path: ["providers", name],
+      message: `needs a base_url with protocol ${provider.protocol} ` +
+        `(e.g. "base_url: https://llm.example.com/v1")`,
+    }];
+  }
+  return [];
+}
+
+function isHttpUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return url.protocol === "http:" || url.protocol === "https:";
+  } catch {
+    return false;
+  }
+}

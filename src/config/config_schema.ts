@@ -1,0 +1,108 @@
+/**
+ * The JSON Schema of `config.yaml` (spec/formats.md) and the shapes it admits.
+ * Keys are the file's snake_case names; `config.ts` maps them to camelCase.
+ *
+ * The schema is compiled ahead of time by `generate_config_validator.ts` into
+ * `config_validator.js`, so a run never loads or compiles ajv for it; a test
+ * fails when the two drift apart.
+ *
+ * @module
+ */
+
+/** The wire protocols a provider can speak. */
+export const PROVIDER_PROTOCOLS = [
+  "openai_chat_completions",
+  "openai_responses",
+  "anthropic",
+] as const;
+
+/** One wire protocol. */
+export type ProviderProtocol = typeof PROVIDER_PROTOCOLS[number];
+
+/** A `providers.<name>.models.<alias>` entry as written. */
+export interface RawModelConfig {
+  readonly id?: string;
+  readonly "context_window"?: number;
+  readonly "max_tokens"?: number;
+  readonly temperature?: number;
+  readonly "top_p"?: number;
+  readonly "thinking_levels"?: readonly string[];
+}
+
+/** A `providers.<name>` entry as written. */
+export interface RawProviderConfig {
+  readonly preset?: string;
+  readonly protocol?: ProviderProtocol;
+  readonly "base_url"?: string;
+  readonly "api_key"?: string;
+  readonly "api_key_env"?: string;
+  readonly headers?: Readonly<Record<string, string>> | null;
+  readonly models?: Readonly<Record<string, RawModelConfig | null>> | null;
+}
+
+/** The whole `config.yaml` document as written, once it matched the schema. */
+export interface RawConfig {
+  readonly "default_model"?: string;
+  readonly providers?: Readonly<Record<string, RawProviderConfig | null>> | null;
+  readonly compaction?: {
+    readonly enabled?: boolean;
+    readonly "reserve_tokens"?: number;
+    readonly "keep_recent_tokens"?: number;
+  } | null;
+  readonly config?: Readonly<Record<string, unknown>> | null;
+}
+
+// `not: { const: "" }` rather than `minLength: 1`: ajv's minLength counts
+// code points through a runtime helper that standalone ESM code cannot import.
+const NON_EMPTY_STRING = { type: "string", not: { const: "" } };
+const POSITIVE_INTEGER = { type: "integer", minimum: 1 };
+const TOKEN_COUNT = { type: "integer", minimum: 0 };
+
+// Sections may be left empty (`providers:` with every entry commented out),
+// so every mapping also accepts null.
+const MODEL_SCHEMA = {
+  type: ["object", "null"],
+  additionalProperties: false,
+  properties: {
+    id: NON_EMPTY_STRING,
+    context_window: POSITIVE_INTEGER,
+    max_tokens: POSITIVE_INTEGER,
+    temperature: { type: "number", minimum: 0, maximum: 2 },
+    top_p: { type: "number", minimum: 0, maximum: 1 },
+    thinking_levels: { type: "array", items: NON_EMPTY_STRING },
+  },
+};
+
+const PROVIDER_SCHEMA = {
+  type: ["object", "null"],
+  additionalProperties: false,
+  properties: {
+    preset: NON_EMPTY_STRING,
+    protocol: { type: "string", enum: [...PROVIDER_PROTOCOLS] },
+    base_url: NON_EMPTY_STRING,
+    api_key: NON_EMPTY_STRING,
+    api_key_env: NON_EMPTY_STRING,
+    headers: { type: ["object", "null"], additionalProperties: { type: "string" } },
+    models: { type: ["object", "null"], additionalProperties: MODEL_SCHEMA },
+  },
+};
+
+/** The JSON Schema of the whole document. */
+export const CONFIG_SCHEMA = {
+  type: "object",
+  additionalProperties: false,
+  properties: {
+    default_model: NON_EMPTY_STRING,
+    providers: { type: ["object", "null"], additionalProperties: PROVIDER_SCHEMA },
+    compaction: {
+      type: ["object", "null"],
+      additionalProperties: false,
+      properties: {
+        enabled: { type: "boolean" },
+        reserve_tokens: TOKEN_COUNT,
+        keep_recent_tokens: TOKEN_COUNT,
+      },
+    },
+    config: { type: ["object", "null"] },
+  },
+} as const;
