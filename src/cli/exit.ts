@@ -1,0 +1,31 @@
+/**
+ * Errors and outcomes → exit codes and the one `rienda: …` line, in one place
+ * (spec/cli.md, "Exit codes").
+ *
+ * @module
+ */
+
+/** Exit codes of spec/cli.md. */
+export const EXIT = { ok: 0, failure: 1, usage: 2, interrupted: 130 } as const;
+
+/** A bad invocation: unknown flag, missing agent or prompt, conflicting flags (exit 2). */
+export class UsageError extends Error {
+  override name = "UsageError";
+  /** The command whose help the user should read, e.g. `run`. */
+  readonly command: string | undefined;
+  constructor(message: string, command?: string) {
+    super(message);
+    this.command = command;
+  }
+}
+
+/** The message of any thrown value, without stack or host details. */
+export function errorMessage(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  return String(error);
+}
+
+/** The exit code for an error thrown by a command. */
+export function exitCodeFor(error: unknown): number {
+  return error instanceof UsageError ? EXIT.usage : EXIT.failure;
+}

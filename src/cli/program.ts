@@ -1,0 +1,160 @@
+/**
+ * The command tree: every command, flag, default, env fallback and example is
+ * declared here once; actions live in one module per command.
+ *
+ * commander never exits and never prints by itself: errors come back as
+ * `UsageError`s and help goes through `Io`.
+ *
+ * @module
+ */
+
+import { Command, CommanderError, Option } from "commander";
+import type { Io } from "../ui/io.ts";
+import { VERSION } from "../version.ts";
+import { UsageError } from "./exit.ts";
+import { runCommand, type RunFlags } from "./run.ts";
+
+/** What a parsed invocation does once commander is done with argv. */
+type Action = () => Promise<number>;
+
+/** The names of the top-level commands, for the unknown-command check. */
+const COMMANDS = new Set(["run", "help", "version"]);
+
+/** Parses `argv` and runs the command; resolves to the exit code. */
+export async function runCli(
+  argv: readonly string[],
+  io: Io,
+  signal: AbortSignal,
+): Promise<number> {
+  const first = argv[0];
+  if (first !== undefined && !first.startsWith("-") && !COMMANDS.has(first)) {
+    io.stderr.write(buildProgram(io, signal, () => {}).helpInformation());
+    throw new UsageError(`unknown command "${first}"`);
+  }
+  if (argv.length === 0) {
+    io.stderr.write(buildProgram(io, signal, () => {}).helpInformation());
+    throw new UsageError("interactive mode is not available yet: use rienda run (see above)");
+  }
+  let action: Action | undefined;
+  const program = buildProgram(io, signal, (chosen) => action = chosen);
+  try {
+    await program.parseAsync([...argv], { from: "user" });
+  } catch (error) {
+    if (!(error instanceof CommanderError)) throw error;
+    if (error.exitCode === 0) return 0;
+    throw new UsageError(commanderMessage(error.message), commandOf(argv));
+  }
+  return action === undefined ? 0 : await action();
+}
+
+function buildProgram(io: Io, signal: AbortSignal, choose: (action: Action) => void): Command {
+  const program = new Command("rienda")
+    .description("Run AI agents defined as Markdown files.")
+    .usage("<command> [options]")
+    .version(versionLine(), "-v, --version", "print the version")
+    .helpOption("-h, --help", "print this help")
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+      outputError: () => {},
+    })
+    .showSuggestionAfterError(false)
+    .addHelpText(
+      "after",
+      `
+Examples:
+  rienda run -a reviewer "check the diff"
+  git diff | rienda run -a reviewer -p -
+  ./review.md "check the diff"            # an agent file with a shebang line
+  rienda help run
+`,
+    );
+  program.command("version").description("print the version").action(() => {
+    choose(() => {
+      io.stdout.write(`${versionLine()}\n`);
+      return Promise.resolve(0);
+    });
+  });
+  addRunCommand(program, io, signal, choose);
+  return program;
+}
+
+function addRunCommand(program: Command, io: Io, signal: AbortSignal, choose: (a: Action) => void) {
+  program.command("run")
+    .description("run an agent once on a prompt and print its answer")
+    .usage("(-a AGENT | -f FILE) [PROMPT...] [options]")
+    .argument("[prompt...]", "the prompt, as words (default: -p, then standard input)")
+    .addOption(
+      new Option("-a, --agent <id>", "agent $RIENDA_HOME/agents/<id>.md").conflicts("agentFile"),
+    )
+    .option("-f, --agent-file <path>", "an agent file anywhere on disk")
+    .option("-p, --prompt <text>", 'the prompt; "-" reads standard input')
+    .option("-m, --model <provider/model>", "model reference, overriding the agent's model")
+    .option("-C, --workdir <dir>", "workspace directory (default: the current directory)")
+    .option(
+      "--config <path>",
+      "configuration file (default: $RIENDA_CONFIG, then $RIENDA_HOME/config.yaml)",
+    )
+    .option("-y, --auto-approve", "answer every ctx.confirm with yes")
+    .addOption(
+      new Option("--output <format>", "output format").choices(["text", "json", "stream-json"])
+        .default("text"),
+    )
+    .option("--max-turns <n>", "stop with an error after N model calls")
+    .option("--no-session", "keep nothing on disk")
+    .addHelpText(
+      "after",
+      `
+Examples:
+  rienda run -a coder "list the TODOs in src/"
+  rienda run -f ./review.md -m anthropic/claude-sonnet-4-5 "check the diff"
+  echo "summarise README.md" | rienda run -a coder --output json
+`,
+    )
+    .action((words: string[], flags: Record<string, unknown>) => {
+      choose(() => runCommand(io, signal, words, parseRunFlags(flags)));
+    });
+}
+
+function parseRunFlags(flags: Record<string, unknown>): RunFlags {
+  const text = (name: string) => typeof flags[name] === "string" ? flags[name] : undefined;
+  const maxTurns = text("maxTurns");
+  let parsedMaxTurns: number | undefined;
+  if (maxTurns !== undefined) {
+    parsedMaxTurns = Number(maxTurns);
+    if (!Number.isInteger(parsedMaxTurns) || parsedMaxTurns < 1) {
+      throw new UsageError(`--max-turns must be a positive integer (found "${maxTurns}")`, "run");
+    }
+  }
+  const output = text("output") ?? "text";
+  if (output !== "text" && output !== "json" && output !== "stream-json") {
+    throw new UsageError(`--output must be text, json or stream-json (found "${output}")`, "run");
+  }
+  return {
+    agent: text("agent"),
+    agentFile: text("agentFile"),
+    prompt: text("prompt"),
+    model: text("model"),
+    workdir: text("workdir"),
+    config: text("config"),
+    autoApprove: flags.autoApprove === true,
+    output,
+    maxTurns: parsedMaxTurns,
+    noSession: flags.session === false,
+  };
+}
+
+function versionLine(): string {
+  return `rienda ${VERSION}`;
+}
+
+/** commander's "error: unknown option '--x'" → `unknown option "--x"`. */
+function commanderMessage(message: string): string {
+  return message.replace(/^error: /, "").replace(/'([^']*)'/g, '"$1"').replace(/\.$/, "");
+}
+
+function commandOf(argv: readonly string[]): string | undefined {
+  const first = argv[0];
+  return first !== undefined && COMMANDS.has(first) ? first : undefined;
+}

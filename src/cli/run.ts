@@ -1,0 +1,87 @@
+/**
+ * `rienda run`: one non-interactive run of an agent, rendered in the chosen
+ * `--output` format.
+ *
+ * @module
+ */
+
+import { prepareRun } from "../app/prepare_run.ts";
+import { runAgent } from "../engine/run.ts";
+import type { Io } from "../ui/io.ts";
+import { createJsonRenderer } from "../ui/json.ts";
+import { createStreamJsonRenderer } from "../ui/stream_json.ts";
+import { createTextRenderer, type Renderer } from "../ui/text.ts";
+import { createStyle, useColor } from "../ui/terminal.ts";
+import { EXIT, UsageError } from "./exit.ts";
+import { readPrompt } from "./prompt_input.ts";
+
+/** The parsed flags of `rienda run`. */
+export interface RunFlags {
+  readonly agent: string | undefined;
+  readonly agentFile: string | undefined;
+  readonly prompt: string | undefined;
+  readonly model: string | undefined;
+  readonly workdir: string | undefined;
+  readonly config: string | undefined;
+  readonly autoApprove: boolean;
+  readonly output: "text" | "json" | "stream-json";
+  readonly maxTurns: number | undefined;
+  readonly noSession: boolean;
+}
+
+/** Runs the agent and resolves to the exit code. */
+export async function runCommand(
+  io: Io,
+  signal: AbortSignal,
+  words: readonly string[],
+  flags: RunFlags,
+): Promise<number> {
+  const agent = flags.agent !== undefined
+    ? { kind: "id" as const, id: flags.agent }
+    : flags.agentFile !== undefined
+    ? { kind: "file" as const, path: flags.agentFile }
+    : undefined;
+  if (agent === undefined) {
+    throw new UsageError("no agent: pass -a AGENT or -f FILE", "run");
+  }
+  const prompt = await readPrompt(io, flags.prompt, words);
+  await using plan = await prepareRun({
+    agent,
+    model: flags.model,
+    workdir: flags.workdir,
+    config: flags.config,
+    autoApprove: flags.autoApprove,
+    maxTurns: flags.maxTurns,
+    noSession: flags.noSession,
+    env: io.env,
+    cwd: io.cwd,
+  });
+  const renderer = createRenderer(io, flags.output);
+  const outcome = await runAgent({ ...plan.options, emit: renderer.sink, signal }, prompt);
+  renderer.finish();
+  switch (outcome.reason) {
+    case "end_turn":
+      return EXIT.ok;
+    case "interrupted":
+      io.stderr.write("rienda: the run was interrupted\n");
+      return EXIT.interrupted;
+    case "error":
+      io.stderr.write(`rienda: ${outcome.error ?? "the run failed"}\n`);
+      return EXIT.failure;
+  }
+}
+
+function createRenderer(io: Io, output: RunFlags["output"]): Renderer {
+  switch (output) {
+    case "text":
+      return createTextRenderer({
+        stdout: io.stdout,
+        stderr: io.stderr,
+        style: createStyle(useColor(io.stderr, io.env)),
+      });
+    case "json":
+      return createJsonRenderer(io.stdout);
+    case "stream-json":
+      return createStreamJsonRenderer(io.stdout);
+  }
+}

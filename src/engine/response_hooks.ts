@@ -1,0 +1,85 @@
+/**
+ * The message-level hook points: the snapshot `beforeModelRequest` reads and
+ * the rewrite `afterModelResponse` applies before a response is printed and
+ * stored.
+ *
+ * @module
+ */
+
+import type { AssistantBlock, AssistantMessage, Message } from "../llm/messages.ts";
+import { textOf, toolCallsOf } from "../llm/messages.ts";
+import type { HookRunner, ModelRequestPayload } from "./hooks.ts";
+
+/** The read-only `[{role, text}]` view of a conversation that hooks receive. */
+export function requestSnapshot(messages: readonly Message[]): ModelRequestPayload["messages"] {
+  return messages.map((message) => ({ role: message.role, text: textOf(message) }));
+}
+
+/** Runs the `afterModelResponse` chain and applies its text and thinking. */
+export async function applyResponseHooks(
+  message: AssistantMessage,
+  hooks: HookRunner,
+  signal: AbortSignal,
+): Promise<AssistantMessage> {
+  if (!hooks.has("afterModelResponse")) return message;
+  const text = textOf(message);
+  const thinking = thinkingOf(message);
+  const rewritten = await hooks.afterModelResponse(
+    {
+      text,
+      thinking,
+      toolCalls: toolCallsOf(message).map((call) => ({
+        id: call.id,
+        name: call.name,
+        arguments: call.rawArguments ?? call.arguments,
+      })),
+    },
+    signal,
+  );
+  if (rewritten.text === text && rewritten.thinking === thinking) return message;
+  return { ...message, blocks: rewriteBlocks(message.blocks, rewritten, { text, thinking }) };
+}
+
+function thinkingOf(message: AssistantMessage): string {
+  let thinking = "";
+  for (const block of message.blocks) {
+    if (block.type === "thinking") thinking += block.thinking;
+  }
+  return thinking;
+}
+
+/**
+ * Replaces the text blocks (and the thinking blocks) by one block holding the
+ * rewritten value, at the place of the first one. A changed thinking loses its
+ * signature: a provider would reject a signature that no longer matches.
+ */
+function rewriteBlocks(
+  blocks: readonly AssistantBlock[],
+  rewritten: { readonly text: string; readonly thinking: string },
+  original: { readonly text: string; readonly thinking: string },
+): AssistantBlock[] {
+  const out: AssistantBlock[] = [];
+  let textPlaced = false;
+  let thinkingPlaced = false;
+  const textChanged = rewritten.text !== original.text;
+  const thinkingChanged = rewritten.thinking !== original.thinking;
+  for (const block of blocks) {
+    if (block.type === "text" && textChanged) {
+      if (!textPlaced && rewritten.text !== "") out.push({ type: "text", text: rewritten.text });
+      textPlaced = true;
+    } else if (block.type === "thinking" && thinkingChanged) {
+      if (!thinkingPlaced) out.push({ type: "thinking", thinking: rewritten.thinking });
+      thinkingPlaced = true;
+    } else {
+      out.push(block);
+    }
+  }
+  if (!textPlaced && textChanged && rewritten.text !== "") {
+    const firstCall = out.findIndex((block) => block.type === "tool_call");
+    out.splice(firstCall === -1 ? out.length : firstCall, 0, {
+      type: "text",
+      text: rewritten.text,
+    });
+  }
+  return out;
+}

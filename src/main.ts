@@ -1,0 +1,64 @@
+/**
+ * The rienda entry point: builds the process's `Io`, turns SIGINT/SIGTERM
+ * into an abort signal, runs the CLI and exits with its code. This is the only
+ * place that calls `Deno.exit`.
+ *
+ * @module
+ */
+
+import { errorMessage, EXIT, exitCodeFor, UsageError } from "./cli/exit.ts";
+import { runCli } from "./cli/program.ts";
+import { killAllProcessGroups } from "./tools/process_group.ts";
+import { denoSink, type Io } from "./ui/io.ts";
+import { readSecretLine } from "./ui/secret.ts";
+
+/** `deno task dev` runs from the checkout and passes the caller's directory here. */
+const DEV_CWD_VARIABLE = "RIENDA_DEV_CWD";
+
+function createIo(): Io {
+  const devCwd = Deno.env.get(DEV_CWD_VARIABLE);
+  if (devCwd !== undefined) {
+    Deno.env.delete(DEV_CWD_VARIABLE);
+    if (devCwd !== "") Deno.chdir(devCwd);
+  }
+  return {
+    stdout: denoSink(Deno.stdout),
+    stderr: denoSink(Deno.stderr),
+    stdinIsTerminal: Deno.stdin.isTerminal(),
+    readStdin: () => new Response(Deno.stdin.readable).text(),
+    readSecret: (prompt) => readSecretLine(prompt),
+    env: (name) => Deno.env.get(name),
+    cwd: Deno.cwd(),
+  };
+}
+
+async function main(): Promise<number> {
+  const io = createIo();
+  const interrupts = new AbortController();
+  const onSignal = () => {
+    if (interrupts.signal.aborted) {
+      // A second interrupt does not wait for the run to wind down.
+      killAllProcessGroups();
+      io.stderr.write("rienda: the run was interrupted\n");
+      Deno.exit(EXIT.interrupted);
+    }
+    interrupts.abort(new DOMException("the run was interrupted", "AbortError"));
+  };
+  Deno.addSignalListener("SIGINT", onSignal);
+  Deno.addSignalListener("SIGTERM", onSignal);
+  try {
+    return await runCli(Deno.args, io, interrupts.signal);
+  } catch (error) {
+    const hint = error instanceof UsageError
+      ? ` (see rienda ${error.command === undefined ? "" : `${error.command} `}--help)`
+      : "";
+    io.stderr.write(`rienda: ${errorMessage(error)}${hint}\n`);
+    return exitCodeFor(error);
+  } finally {
+    Deno.removeSignalListener("SIGINT", onSignal);
+    Deno.removeSignalListener("SIGTERM", onSignal);
+    killAllProcessGroups();
+  }
+}
+
+Deno.exit(await main());

@@ -1,0 +1,116 @@
+/**
+ * The default `--output text` renderer (spec/cli.md, "Output, text format"):
+ * stdout carries the assistant's text and nothing else; stderr carries the
+ * session id, tool activity, notices and retries.
+ *
+ * - An assistant message is printed once it is complete (after retries and
+ *   after `afterModelResponse`), so a discarded partial or an unredacted
+ *   draft never reaches stdout.
+ * - A spinner shows progress on stderr only when stderr is a terminal.
+ *
+ * @module
+ */
+
+import type { EventSink } from "../engine/events.ts";
+import type { TextSink } from "./io.ts";
+import { createSpinner, type Style } from "./terminal.ts";
+
+/** Where and how the text renderer writes. */
+export interface TextRendererOptions {
+  readonly stdout: TextSink;
+  readonly stderr: TextSink;
+  readonly style: Style;
+}
+
+/** A renderer plus a way to clear its progress line before the CLI writes. */
+export interface Renderer {
+  readonly sink: EventSink;
+  /** Stops any progress display; called before the final error line. */
+  finish(): void;
+}
+
+/** Creates the text renderer. */
+export function createTextRenderer(options: TextRendererOptions): Renderer {
+  const { stdout, stderr, style } = options;
+  const spinner = createSpinner(stderr, style);
+  let stderrAtLineStart = true;
+  const streamedCalls = new Set<string>();
+
+  const endStderrLine = () => {
+    spinner.stop();
+    if (!stderrAtLineStart) stderr.write("\n");
+    stderrAtLineStart = true;
+  };
+  const line = (text: string) => {
+    endStderrLine();
+    stderr.write(`${text}\n`);
+  };
+
+  const sink: EventSink = (event) => {
+    switch (event.type) {
+      case "run_start":
+        line(`session: ${event.sessionId}`);
+        for (const diagnostic of event.diagnostics) line(style.yellow(diagnostic));
+        spinner.start("waiting for the model");
+        break;
+      case "text_delta":
+        spinner.start("writing");
+        break;
+      case "thinking_delta":
+        spinner.start("thinking");
+        break;
+      case "message_end":
+        spinner.stop();
+        if (event.text !== "") {
+          stdout.write(event.text.endsWith("\n") ? event.text : `${event.text}\n`);
+        }
+        break;
+      case "tool_call":
+        line(`${style.cyan("tool:")} ${event.name} ${JSON.stringify(event.arguments)}`);
+        break;
+      case "tool_output":
+        spinner.stop();
+        if (event.text === "") break;
+        streamedCalls.add(event.id);
+        stderr.write(style.dim(event.text));
+        stderrAtLineStart = event.text.endsWith("\n");
+        break;
+      case "tool_result":
+        if (event.isError) {
+          line(style.red(`tool failed: ${failureText(event.text, streamedCalls.has(event.id))}`));
+        } else endStderrLine();
+        spinner.start("waiting for the model");
+        break;
+      case "notice":
+        line(style.yellow(event.text));
+        break;
+      case "retry":
+        line(style.yellow(`retrying in ${(event.delayMs / 1000).toFixed(1)}s: ${event.error}`));
+        break;
+      case "compaction":
+        line(style.dim("compaction: the conversation was compacted"));
+        break;
+      case "run_end":
+        spinner.stop();
+        break;
+      default: {
+        const unexpected: never = event;
+        throw new Error(`unknown run event ${JSON.stringify(unexpected)}`);
+      }
+    }
+  };
+  return {
+    sink,
+    finish: endStderrLine,
+  };
+}
+
+/**
+ * The part of a failed result worth repeating: all of it, unless its output
+ * was already streamed live, then only its last line (e.g. the exit code).
+ */
+function failureText(text: string, streamed: boolean): string {
+  if (!streamed) return text;
+  const lines = text.trimEnd().split("\n");
+  return lines[lines.length - 1] ?? "";
+}
