@@ -180,6 +180,7 @@ export async function runInProcessGroup(options: ProcessGroupOptions): Promise<P
   const timer = timeoutMs === undefined ? undefined : setTimeout(() => stop("timeout"), timeoutMs);
   const onAbort = () => stop("abort");
   signal.addEventListener("abort", onAbort, { once: true });
+  if (signal.aborted) stop("abort"); // aborted while the directory was checked
 
   try {
     const status = await child.status;
