@@ -48,7 +48,7 @@ const FRAME_MS = 80;
 /** A spinner on `sink`, or one that does nothing when `sink` is not a terminal. */
 export function createSpinner(sink: TextSink, style: Style): Spinner {
   if (!sink.isTerminal) return { start() {}, stop() {} };
-  let timer: number | undefined;
+  let timer: ReturnType<typeof setInterval> | undefined;
   let frame = 0;
   let label = "";
   const draw = () => {
@@ -60,8 +60,9 @@ export function createSpinner(sink: TextSink, style: Style): Spinner {
       label = text;
       if (timer !== undefined) return;
       draw();
-      timer = setInterval(draw, FRAME_MS);
-      Deno.unrefTimer(timer);
+      const interval = setInterval(draw, FRAME_MS);
+      Deno.unrefTimer(interval);
+      timer = interval;
     },
     stop() {
       if (timer === undefined) return;
