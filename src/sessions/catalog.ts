@@ -8,7 +8,7 @@
 import { join } from "node:path";
 import type { HeaderEntry } from "./entries.ts";
 import { parseEntry, parseHeader } from "./parse_entry.ts";
-import { isSessionLocked, lockPathOf, SessionLockedError } from "./lock.ts";
+import { findLockHolder, lockPathOf, SessionLockedError } from "./lock.ts";
 import { projectDirSync } from "./project.ts";
 
 /** One stored session, as listed. */
@@ -101,8 +101,9 @@ export async function findSession(
  * @throws {SessionLockedError} when a live process is writing the session
  */
 export async function removeSession(session: Pick<SessionSummary, "id" | "path">): Promise<void> {
-  if (await isSessionLocked(session.path)) {
-    throw new SessionLockedError(session.id, null, lockPathOf(session.path));
+  const holder = await findLockHolder(session.path);
+  if (holder !== null) {
+    throw new SessionLockedError(session.id, holder.pid, lockPathOf(session.path));
   }
   await Deno.remove(session.path);
   await Deno.remove(lockPathOf(session.path)).catch(() => {});

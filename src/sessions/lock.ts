@@ -75,14 +75,21 @@ export async function acquireSessionLock(
   throw new SessionLockedError(sessionId, null, path);
 }
 
-/** Whether a live process other than this one may hold the lock of `sessionFile`. */
-export async function isSessionLocked(sessionFile: string): Promise<boolean> {
+/**
+ * Who holds the lock of `sessionFile` when a live process other than this one
+ * does (`pid` null: a lock still being written), else null.
+ */
+export async function findLockHolder(
+  sessionFile: string,
+): Promise<{ readonly pid: number | null } | null> {
   const path = lockPathOf(sessionFile);
   const found = await readLock(path);
-  if (found === null) return false;
+  if (found === null) return null;
   const pid = pidOf(found.text);
-  if (pid === null) return Date.now() - found.mtimeMs < UNNAMED_LOCK_GRACE_MS;
-  return pid !== Deno.pid && (await holderAlive(pid, path));
+  if (pid === null) {
+    return Date.now() - found.mtimeMs < UNNAMED_LOCK_GRACE_MS ? { pid: null } : null;
+  }
+  return pid !== Deno.pid && (await holderAlive(pid, path)) ? { pid } : null;
 }
 
 async function createExclusive(path: string, content: string): Promise<boolean> {

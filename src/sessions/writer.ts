@@ -179,8 +179,7 @@ async function writerOver(
     now,
     leafId: activeLeafId(session.entries),
     taken,
-    open: () =>
-      Promise.resolve({ file, lock, size: keptBytes, prefix: missingNewline ? "\n" : "" }),
+    open: { file, lock, size: keptBytes, prefix: missingNewline ? "\n" : "" },
   });
 }
 
@@ -198,14 +197,15 @@ interface WriterState {
   readonly now: () => Date;
   readonly leafId: string;
   readonly taken: Set<string>;
-  readonly open: () => Promise<OpenFile>;
+  /** The open file, or how to open it on the first append. */
+  readonly open: OpenFile | (() => Promise<OpenFile>);
 }
 
 function createWriter(state: WriterState): SessionFileWriter {
   const { id, path, now, taken } = state;
   const encoder = new TextEncoder();
   let leafId = state.leafId;
-  let opened: OpenFile | null = null;
+  let opened: OpenFile | null = typeof state.open === "function" ? null : state.open;
   let closed = false;
   let queue: Promise<unknown> = Promise.resolve();
 
@@ -218,7 +218,8 @@ function createWriter(state: WriterState): SessionFileWriter {
 
   async function write(entry: NewEntry): Promise<string> {
     if (closed) throw new Error(`session ${id}: cannot append after the writer was closed`);
-    opened ??= await state.open();
+    if (opened === null && typeof state.open === "function") opened = await state.open();
+    if (opened === null) throw new Error(`session ${id}: the file is not open`);
     const entryId = newEntryId(taken);
     const createdAt = now().toISOString();
     const base = { id: entryId, parentId: leafId, createdAt };
