@@ -1,0 +1,132 @@
+/**
+ * `deno task bench`: runs the CLI from source (the `dev` task's `deno run`
+ * line, so the binary's permission set) against the fake provider and prints
+ * the median wall time and peak RSS of each scenario.
+ *
+ * Peak RSS comes from `/usr/bin/time -f %M` when it exists (else "n/a").
+ *
+ * @module
+ */
+
+import { startFakeProvider, type Turn } from "../tests/harness/fake_provider.ts";
+import { createTestEnv, type TestEnv } from "../tests/harness/env.ts";
+import { CHECKOUT_DIR } from "../tests/harness/rienda.ts";
+
+const RUNS = Number(Deno.env.get("BENCH_RUNS") ?? "10");
+const TIME = "/usr/bin/time";
+const hasTime = await Deno.stat(TIME).then(() => true, () => false);
+
+/** One measured scenario. */
+export interface Scenario {
+  readonly name: string;
+  readonly target?: { readonly seconds: number; readonly mib?: number };
+  /** The turns the provider plays for one run. */
+  readonly turns: () => Turn[];
+  readonly args: readonly string[];
+  readonly setup?: (env: TestEnv) => Promise<void>;
+}
+
+interface Sample {
+  readonly seconds: number;
+  readonly rssKib: number | null;
+}
+
+/** The deno arguments that run the CLI from source, as the dev task does. */
+function cliArgs(args: readonly string[]): string[] {
+  return [
+    "run",
+    "-q",
+    "--config",
+    `${CHECKOUT_DIR}/deno.json`,
+    "-P=rienda",
+    "--no-prompt",
+    `${CHECKOUT_DIR}/src/main.ts`,
+    ...args,
+  ];
+}
+
+async function runOnce(env: TestEnv, args: readonly string[]): Promise<Sample> {
+  const deno = Deno.execPath();
+  const started = performance.now();
+  const child = new Deno.Command(hasTime ? TIME : deno, {
+    args: hasTime ? ["-f", "%M", deno, ...cliArgs(args)] : cliArgs(args),
+    cwd: env.workdir,
+    env: { RIENDA_HOME: env.home, NO_COLOR: "1" },
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const output = await child.output();
+  const seconds = (performance.now() - started) / 1000;
+  const stderr = new TextDecoder().decode(output.stderr);
+  if (output.code !== 0) {
+    throw new Error(`rienda ${args.join(" ")} exited with ${output.code}:\n${stderr}`);
+  }
+  const rss = hasTime ? Number(stderr.trim().split("\n").at(-1)) : NaN;
+  return { seconds, rssKib: Number.isFinite(rss) ? rss : null };
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+/** Measures one scenario over `RUNS` runs (plus one warm-up). */
+export async function measure(scenario: Scenario): Promise<string> {
+  await using provider = await startFakeProvider();
+  await using env = await createTestEnv({ provider });
+  await scenario.setup?.(env);
+  const samples: Sample[] = [];
+  for (let run = 0; run <= RUNS; run++) {
+    provider.push(...scenario.turns());
+    const sample = await runOnce(env, scenario.args);
+    if (run > 0) samples.push(sample);
+  }
+  const seconds = median(samples.map((sample) => sample.seconds));
+  const rss = samples.every((sample) => sample.rssKib !== null)
+    ? Math.max(...samples.map((sample) => sample.rssKib!)) / 1024
+    : null;
+  const target = scenario.target === undefined
+    ? ""
+    : `  (target ≤ ${scenario.target.seconds} s${
+      scenario.target.mib === undefined ? "" : `, ≤ ${scenario.target.mib} MiB`
+    })`;
+  return `${scenario.name.padEnd(34)} ${seconds.toFixed(3)} s  ${
+    rss === null ? "n/a" : `${rss.toFixed(1)} MiB`
+  }${target}`;
+}
+
+const shellTurns = (count: number): Turn[] => [
+  ...Array.from({ length: count }, (_, index) => ({
+    toolCalls: [{ name: "shell", arguments: { command: `echo ${index}` } }],
+  })),
+  { text: "done" },
+];
+
+/** The foundation's scenarios. */
+export const SCENARIOS: Scenario[] = [
+  { name: "--version", turns: () => [], args: ["--version"] },
+  {
+    name: "one-shot answer",
+    target: { seconds: 0.25, mib: 80 },
+    turns: () => [{ text: "hello" }],
+    args: ["run", "-a", "coder", "-p", "hi"],
+  },
+  {
+    name: "20 sequential shell calls",
+    target: { seconds: 0.5 },
+    turns: () => shellTurns(20),
+    args: ["run", "-a", "coder", "-p", "go"],
+  },
+];
+
+if (import.meta.main) {
+  Deno.stdout.writeSync(
+    new TextEncoder().encode(`median of ${RUNS} runs, peak RSS over the runs\n`),
+  );
+  for (const scenario of SCENARIOS) {
+    const line = await measure(scenario);
+    Deno.stdout.writeSync(new TextEncoder().encode(`${line}\n`));
+  }
+}
