@@ -1,0 +1,121 @@
+/**
+ * Checks of the frontmatter fields of an agent file, each adding worded
+ * problems to a shared list so one error can report them all.
+ *
+ * @module
+ */
+
+import { describeValue } from "../config/describe_value.ts";
+import { type FieldPath, formatFieldPath, isRecord } from "../config/field_path.ts";
+import { modelRefProblem } from "../config/model_ref.ts";
+import type { AgentProblem } from "./agent_file_error.ts";
+import { isValidName, NAME_RULE } from "./names.ts";
+
+/** The frontmatter keys an agent file may use. */
+export const AGENT_FIELDS = ["description", "model", "tools", "hooks", "config"] as const;
+
+// formats.md: welcome once the project adds the feature, rejected until then.
+const FUTURE_FIELDS: ReadonlySet<string> = new Set(["max_turns", "temperature", "thinking"]);
+const KNOWN_FIELDS: ReadonlySet<string> = new Set(AGENT_FIELDS);
+
+/** Where field checks report: the problem list and the file line of a path. */
+export interface FieldContext {
+  readonly problems: AgentProblem[];
+  /** The file line of the value at `path` (or of its key with `key: true`). */
+  lineOf(path: FieldPath, key: boolean): number | undefined;
+}
+
+/** Reports keys other than {@link AGENT_FIELDS}. */
+export function checkKeys(fields: Record<string, unknown>, context: FieldContext): void {
+  const known = AGENT_FIELDS.join(", ");
+  for (const key of Object.keys(fields)) {
+    if (KNOWN_FIELDS.has(key)) continue;
+    const message = FUTURE_FIELDS.has(key)
+      ? `not supported yet (remove it; the supported keys are ${known})`
+      : `unknown key (expected one of: ${known})`;
+    report(context, [key], message, true);
+  }
+}
+
+/** The trimmed description; reports a missing, non-text or blank one. */
+export function readDescription(value: unknown, context: FieldContext): string {
+  if (value === undefined || value === null) {
+    report(context, ["description"], 'missing (add a line such as "description: Reviews a diff.")');
+    return "";
+  }
+  if (typeof value !== "string") {
+    report(context, ["description"], `must be text (found ${describeValue(value)})`);
+    return "";
+  }
+  const description = value.trim();
+  if (description === "") {
+    report(context, ["description"], "must not be blank (say in a few words what the agent does)");
+  }
+  return description;
+}
+
+/** The model reference, or undefined when absent; reports a malformed one. */
+export function readModel(value: unknown, context: FieldContext): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== "string") {
+    report(
+      context,
+      ["model"],
+      `must be a model reference such as openai/gpt-4o (found ${describeValue(value)})`,
+    );
+    return undefined;
+  }
+  const problem = modelRefProblem(value);
+  if (problem !== undefined) report(context, ["model"], problem);
+  return value;
+}
+
+/** The tool or hook names of `field`, first occurrence kept; reports anything but a list of names. */
+export function readNames(
+  field: "tools" | "hooks",
+  value: unknown,
+  context: FieldContext,
+): string[] {
+  const kind = field === "tools" ? "tool" : "hook";
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value)) {
+    const example = field === "tools" ? "[shell, word-count]" : "[guard, audit]";
+    report(
+      context,
+      [field],
+      `must be a list of ${kind} names such as ${example} (found ${describeValue(value)})`,
+    );
+    return [];
+  }
+  const names: string[] = [];
+  value.forEach((item: unknown, index) => {
+    if (typeof item !== "string") {
+      report(context, [field, index], `must be a ${kind} name (found ${describeValue(item)})`);
+    } else if (!isValidName(item)) {
+      report(
+        context,
+        [field, index],
+        `invalid ${kind} name ${JSON.stringify(item)} (expected ${NAME_RULE})`,
+      );
+    } else if (!names.includes(item)) {
+      names.push(item);
+    }
+  });
+  return names;
+}
+
+/** The per-agent extension settings; reports anything but a mapping. */
+export function readConfig(value: unknown, context: FieldContext): Record<string, unknown> {
+  if (value === undefined || value === null) return {};
+  if (isRecord(value)) return value;
+  report(
+    context,
+    ["config"],
+    `must be a mapping of settings keyed by tool or hook name (found ${describeValue(value)})`,
+  );
+  return {};
+}
+
+function report(context: FieldContext, path: FieldPath, message: string, key = false): void {
+  context.problems.push({ line: context.lineOf(path, key), field: formatFieldPath(path), message });
+}
