@@ -107,3 +107,52 @@ function assertIsoDate(value: unknown): void {
 export function userPromptEntry(text: string): Record<string, unknown> {
   return { kind: "message", role: "user", blocks: [{ type: "text", text }] };
 }
+
+/** The stored usage of a turn that reported the fake provider's default usage. */
+export const DEFAULT_RESPONSE_USAGE = {
+  inputTokens: 10,
+  outputTokens: 5,
+  reasoningTokens: 0,
+  cacheReadTokens: 0,
+  cacheWriteTokens: 0,
+};
+
+/** A stored assistant message of the fake model (`responseModel: "fake-model"`). */
+export function assistantEntry(
+  blocks: readonly unknown[],
+  stopReason: string,
+  usage: unknown = DEFAULT_RESPONSE_USAGE,
+): Record<string, unknown> {
+  return {
+    kind: "message",
+    role: "assistant",
+    blocks,
+    responseModel: "fake-model",
+    responseStopReason: stopReason,
+    responseUsage: usage,
+  };
+}
+
+/** A stored `tool_call` block. */
+export function toolCallBlock(id: string, name: string, args: unknown): Record<string, unknown> {
+  return { type: "tool_call", toolCallId: id, toolCallName: name, toolCallArguments: args };
+}
+
+/** A stored `tool_result` block. */
+export function toolResultBlock(
+  id: string,
+  text: string,
+  isError: boolean,
+): Record<string, unknown> {
+  return {
+    type: "tool_result",
+    toolResultCallId: id,
+    toolResult: [{ type: "text", text }],
+    toolResultIsError: isError,
+  };
+}
+
+/** A stored user message holding a turn's tool results. */
+export function toolResultsEntry(...blocks: Record<string, unknown>[]): Record<string, unknown> {
+  return { kind: "message", role: "user", blocks };
+}

@@ -1,0 +1,78 @@
+import assert from "node:assert/strict";
+import { assertNothingSent, lastLine } from "./harness/assertions.ts";
+import { createTestEnv } from "./harness/env.ts";
+import { startFakeProvider } from "./harness/fake_provider.ts";
+
+for (const args of [["--help"], ["-h"], ["help"]]) {
+  Deno.test(`rienda ${args.join(" ")} prints the usage on stdout and exits 0`, async () => {
+    await using env = await createTestEnv();
+    const result = await env.run(args);
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(result.stderr, "");
+    assert.match(result.stdout, /\brun\b/);
+    assert.ok(result.stdout.endsWith("\n"));
+  });
+}
+
+for (const args of [["--version"], ["-v"], ["version"]]) {
+  Deno.test(`rienda ${args.join(" ")} prints "rienda 0.1.0" on stdout and exits 0`, async () => {
+    await using env = await createTestEnv();
+    const result = await env.run(args);
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(result.stderr, "");
+    assert.match(result.stdout, /^rienda 0\.1\.0\b.*\n$/);
+  });
+}
+
+Deno.test("rienda run --help prints the run flags on stdout and exits 0", async () => {
+  await using env = await createTestEnv();
+  const result = await env.run(["run", "--help"]);
+  assert.equal(result.code, 0, result.stderr);
+  for (
+    const flag of ["--agent", "--agent-file", "--prompt", "--model", "--max-turns", "--no-session"]
+  ) {
+    assert.ok(result.stdout.includes(flag), `run --help does not mention ${flag}`);
+  }
+});
+
+/** Usage errors: exit 2, `rienda: …` last on stderr, nothing on stdout, nothing sent. */
+const USAGE_ERRORS: { claim: string; args: string[]; stdin?: string; expect: RegExp }[] = [
+  { claim: "an unknown command", args: ["x"], expect: /^rienda: unknown command "x"$/ },
+  { claim: "an unknown flag", args: ["run", "-a", "coder", "--bogus", "hi"], expect: /--bogus/ },
+  { claim: "run without an agent", args: ["run", "hello"], expect: /agent/ },
+  {
+    claim: "run without a prompt and an empty stdin",
+    args: ["run", "-a", "coder"],
+    expect: /prompt/,
+  },
+  {
+    claim: "run with an empty prompt from stdin",
+    args: ["run", "-a", "coder", "-p", "-"],
+    stdin: "",
+    expect: /prompt/,
+  },
+  {
+    claim: "run with both -a and -f",
+    args: ["run", "-a", "coder", "-f", "coder.md", "hi"],
+    expect: /-a|--agent|-f|--agent-file/,
+  },
+  {
+    claim: "run with a --max-turns that is not a number",
+    args: ["run", "-a", "coder", "--max-turns", "many", "hi"],
+    expect: /max-turns/,
+  },
+];
+
+for (const { claim, args, stdin, expect } of USAGE_ERRORS) {
+  Deno.test(`rienda exits 2 with a "rienda:" line for ${claim}`, async () => {
+    await using provider = await startFakeProvider([{ text: "never" }]);
+    await using env = await createTestEnv({ provider });
+    const result = await env.run(args, stdin === undefined ? {} : { stdin });
+    assert.equal(result.code, 2, result.stderr);
+    assert.equal(result.stdout, "");
+    const last = lastLine(result.stderr);
+    assert.match(last, /^rienda: /);
+    assert.match(last, expect);
+    await assertNothingSent(provider, env, result.stderr);
+  });
+}
