@@ -250,7 +250,17 @@ export function toMessage(entry: MessageEntry): Message {
   }
   const stored = entry.responseStopReason ?? "unknown";
   const stopReason = STOP_REASONS.find((reason) => reason === stored) ?? "unknown";
-  const usage: Usage | null = entry.responseUsage ? { ...entry.responseUsage } : null;
+  const storedUsage = entry.responseUsage;
+  // Fields are copied one by one: a decoded entry may carry fields of a newer version.
+  const usage: Usage | null = storedUsage
+    ? {
+      inputTokens: storedUsage.inputTokens,
+      outputTokens: storedUsage.outputTokens,
+      reasoningTokens: storedUsage.reasoningTokens,
+      cacheReadTokens: storedUsage.cacheReadTokens,
+      cacheWriteTokens: storedUsage.cacheWriteTokens,
+    }
+    : null;
   return {
     role: "assistant",
     blocks: entry.blocks.map(toAssistantBlock),
