@@ -28,8 +28,11 @@ let lastRandom: Uint8Array = new Uint8Array(RANDOM_BYTES);
  *
  * @example
  * ```ts
- * const id = newSessionId(new Date(0));
- * // id.startsWith("0000000000") && id.length === 26
+ * import assert from "node:assert/strict";
+ * const early = newSessionId(new Date(1_000));
+ * const later = newSessionId(new Date(2_000));
+ * assert.equal(early.length, 26);
+ * assert.ok(early < later);
  * ```
  */
 export function newSessionId(now: Date = new Date()): string {

@@ -18,7 +18,7 @@ import {
 } from "./entries.ts";
 import { activeLeafId } from "./history.ts";
 import { newEntryId } from "./ids.ts";
-import { acquireSessionLock, type SessionLock } from "./lock.ts";
+import { acquireSessionLock, type SessionLock, SessionLockedError } from "./lock.ts";
 import { projectDirSync } from "./project.ts";
 import { readSessionFile, type SessionData, SessionFileError } from "./reader.ts";
 
@@ -211,14 +211,16 @@ function createWriter(state: WriterState): SessionFileWriter {
 
   // Appends run one after another so lines never interleave and parents chain.
   function enqueue<T>(task: () => Promise<T>): Promise<T> {
+    if (closed) {
+      return Promise.reject(new Error(`session ${id}: cannot append after the writer was closed`));
+    }
     const result = queue.then(task);
     queue = result.catch(() => {});
     return result;
   }
 
   async function write(entry: NewEntry): Promise<string> {
-    if (closed) throw new Error(`session ${id}: cannot append after the writer was closed`);
-    if (opened === null && typeof state.open === "function") opened = await state.open();
+    if (opened === null && typeof state.open === "function") opened = await openFirst(state.open);
     if (opened === null) throw new Error(`session ${id}: the file is not open`);
     const entryId = newEntryId(taken);
     const createdAt = now().toISOString();
@@ -266,6 +268,15 @@ function createWriter(state: WriterState): SessionFileWriter {
     close,
     [Symbol.asyncDispose]: close,
   };
+}
+
+async function openFirst(open: () => Promise<OpenFile>): Promise<OpenFile> {
+  try {
+    return await open();
+  } catch (error) {
+    if (error instanceof SessionLockedError) throw error;
+    throw new Error(`cannot create the session file: ${messageOf(error)}`, { cause: error });
+  }
 }
 
 /** Creates `dir` (and missing parents) with mode 0700, enforced despite the umask. */

@@ -5,6 +5,7 @@ import { toMessageFields } from "./entries.ts";
 import { branchMessages } from "./history.ts";
 import { newSessionId } from "./ids.ts";
 import { SessionLockedError } from "./lock.ts";
+import { projectIdSync } from "./project.ts";
 import { readSessionFile, SessionFileError } from "./reader.ts";
 import { createSessionWriter, openSession, openSessionWriter, sessionPath } from "./writer.ts";
 
@@ -135,6 +136,36 @@ Deno.test("append() keeps call order when appends are not awaited one by one", a
     await using writer = newWriter(sessionsDir);
     await Promise.all(CONVERSATION.map((message) => writer.append(message)));
     assert.deepEqual(branchMessages(await readSessionFile(writer.path)), CONVERSATION);
+  });
+});
+
+Deno.test("close() lets appends already made finish, then refuses new ones", async () => {
+  await withHome(async (sessionsDir) => {
+    const writer = newWriter(sessionsDir);
+    const pending = CONVERSATION.map((message) => writer.append(message));
+    await writer.close();
+    await Promise.all(pending);
+    assert.deepEqual(branchMessages(await readSessionFile(writer.path)), CONVERSATION);
+    await assert.rejects(
+      writer.appendEntry({ kind: "title", title: "t" }),
+      /after the writer was closed/,
+    );
+  });
+});
+
+Deno.test("append() names the file when it cannot be created", async () => {
+  await withHome(async (sessionsDir) => {
+    await Deno.mkdir(sessionsDir);
+    await Deno.writeTextFile(
+      `${sessionsDir}/${projectIdSync("/work/project")}`,
+      "a file, not a folder",
+    );
+    const writer = newWriter(sessionsDir);
+    await assert.rejects(
+      writer.append(CONVERSATION[0] ?? { role: "user", blocks: [] }),
+      /cannot create the session file: /,
+    );
+    await writer.close();
   });
 });
 
