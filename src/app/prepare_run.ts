@@ -48,8 +48,7 @@ export async function prepareRun(request: RunRequest): Promise<RunPlan> {
     request.env,
     request.config === undefined ? {} : { config: request.config },
   );
-  const explicitConfig = request.config !== undefined || request.env("RIENDA_CONFIG") !== undefined;
-  const config = await loadConfig(paths.configFile, { explicit: explicitConfig });
+  const config = await loadConfig(paths.configFile, { explicit: paths.configExplicit });
   const workdir = await resolveWorkdir(request.cwd, request.workdir);
   const agent = request.agent.kind === "id"
     ? await loadAgent(paths.agentsDir, request.agent.id)

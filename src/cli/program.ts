@@ -10,9 +10,9 @@
 
 import { Command, CommanderError, Option } from "commander";
 import type { Io } from "../ui/io.ts";
-import { VERSION } from "../version.ts";
 import { UsageError } from "./exit.ts";
-import { runCommand, type RunFlags } from "./run.ts";
+import type { RunFlags } from "./run.ts";
+import { versionLine } from "./version.ts";
 
 /** What a parsed invocation does once commander is done with argv. */
 type Action = () => Promise<number>;
@@ -113,7 +113,9 @@ Examples:
 `,
     )
     .action((words: string[], flags: Record<string, unknown>) => {
-      choose(() => runCommand(io, signal, words, parseRunFlags(flags)));
+      const parsed = parseRunFlags(flags);
+      // Loaded on demand: `--version` and `--help` must not pay for the engine.
+      choose(async () => (await import("./run.ts")).runCommand(io, signal, words, parsed));
     });
 }
 
@@ -143,10 +145,6 @@ function parseRunFlags(flags: Record<string, unknown>): RunFlags {
     maxTurns: parsedMaxTurns,
     noSession: flags.session === false,
   };
-}
-
-function versionLine(): string {
-  return `rienda ${VERSION}`;
 }
 
 /** commander's "error: unknown option '--x'" → `unknown option "--x"`. */
