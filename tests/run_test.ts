@@ -114,7 +114,7 @@ Deno.test("run -C runs the agent in another workspace", async () => {
   const result = await env.run(["run", "-a", "coder", "-C", other, "where?"], { cwd: env.root });
   assert.equal(result.code, 0, result.stderr);
   const messages = chatMessages(provider.requests[1]);
-  assert.equal(messages.at(-1)?.content, `${other}\n`);
+  assert.equal(messages.at(-1)?.content, other);
   const header = (await env.readSession(sessionIdOf(result.stderr)))[0];
   assert.equal(header?.workdir, other);
 });
