@@ -2,9 +2,11 @@
  * Model clients: a wire protocol, its endpoint and key, and the retry policy,
  * bound together behind the engine's `ModelClient` contract.
  *
- * - One file per wire protocol (`openai_chat.ts`; `openai_responses.ts` and
- *   `anthropic.ts` to come), each built from the shared parts: `request.ts`
+ * - One file per wire protocol (`openai_chat.ts`, `openai_responses.ts`,
+ *   `anthropic.ts`), each built from the shared parts: `request.ts`
  *   (POST + SSE), `sse.ts`, `http_errors.ts` and `tool_arguments.ts`.
+ * - `presets.ts` knows the built-in providers; `thinking.ts` maps reasoning
+ *   levels to each protocol's fields.
  * - Every request is retried by `retry.ts` (5 attempts, 0.5 s doubling to
  *   8 s with jitter); a `retry` event voids the partial answer before it.
  * - No vendor SDKs; `User-Agent: rienda/<version>` on every request.
@@ -15,7 +17,9 @@
  */
 
 import type { ModelClient, ModelEvent, ModelRequest } from "../llm/model_events.ts";
+import { streamAnthropic } from "./anthropic.ts";
 import { streamChatCompletions } from "./openai_chat.ts";
+import { streamResponses } from "./openai_responses.ts";
 import type { ProtocolAttempt, ProtocolOptions } from "./protocol.ts";
 import { retryingStream, type RetryPolicy, type Sleep } from "./retry.ts";
 
@@ -47,15 +51,20 @@ export class UnsupportedProtocolError extends Error {
 }
 
 /** The protocols this build can speak. */
-export const SUPPORTED_PROTOCOLS: readonly WireProtocol[] = ["openai_chat_completions"];
+export const SUPPORTED_PROTOCOLS: readonly WireProtocol[] = [
+  "openai_chat_completions",
+  "openai_responses",
+  "anthropic",
+];
 
 function attemptFor(protocol: WireProtocol): ProtocolAttempt {
   switch (protocol) {
     case "openai_chat_completions":
       return streamChatCompletions;
     case "openai_responses":
+      return streamResponses;
     case "anthropic":
-      throw new UnsupportedProtocolError(protocol);
+      return streamAnthropic;
     default: {
       const unknownProtocol: never = protocol;
       throw new UnsupportedProtocolError(String(unknownProtocol));

@@ -100,13 +100,26 @@ Deno.test("createModelClient() retries an empty answer and a cut stream", async 
   strictEqual(requests.length, 3);
 });
 
-Deno.test("createModelClient() throws UnsupportedProtocolError for a protocol without an implementation", () => {
+Deno.test("createModelClient() sends each protocol to its own endpoint", async () => {
+  const anthropic = client([], { protocol: "anthropic" });
+  const responses = client([], { protocol: "openai_responses" });
+  const chat = client([]);
+  for (const { model } of [anthropic, responses, chat]) {
+    await assertRejects(Array.fromAsync(model.stream(REQUEST, new AbortController().signal)));
+  }
+  strictEqual(anthropic.requests[0]?.url, "http://fake.test/v1/messages");
+  strictEqual(responses.requests[0]?.url, "http://fake.test/v1/responses");
+  strictEqual(chat.requests[0]?.url, "http://fake.test/v1/chat/completions");
+});
+
+Deno.test("createModelClient() throws UnsupportedProtocolError for a protocol it does not know", () => {
+  const protocol: unknown = "grpc";
   throws(
-    () => client([], { protocol: "anthropic" }),
+    () => client([], { protocol: protocol as "anthropic" }),
     (error: unknown) =>
       error instanceof UnsupportedProtocolError &&
       error.message ===
-        'protocol "anthropic" is not supported yet (supported: openai_chat_completions); set the provider\'s "protocol" to one of them',
+        'protocol "grpc" is not supported yet (supported: openai_chat_completions, openai_responses, anthropic); set the provider\'s "protocol" to one of them',
   );
 });
 
