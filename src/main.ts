@@ -55,8 +55,8 @@ async function main(): Promise<number> {
     const { runCli } = await import("./cli/program.ts");
     return await runCli(Deno.args, io, interrupts.signal);
   } catch (error) {
-    const hint = error instanceof UsageError
-      ? ` (see rienda ${error.command === undefined ? "" : `${error.command} `}--help)`
+    const hint = error instanceof UsageError && error.command !== undefined
+      ? ` (see rienda ${error.command} --help)`
       : "";
     io.stderr.write(`rienda: ${errorMessage(error)}${hint}\n`);
     return exitCodeFor(error);
