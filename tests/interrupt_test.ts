@@ -70,6 +70,34 @@ Deno.test("SIGINT while a shell command runs kills it and stores an interrupted 
   assert.deepEqual(await processesRunning("sleep 29.75"), [], "the command outlived the run");
 });
 
+Deno.test("SIGINT during the first of two calls stores an interrupted result for both", async () => {
+  await using provider = await startFakeProvider([
+    {
+      toolCalls: [
+        { name: "shell", arguments: { command: "echo started; sleep 29.25" } },
+        { name: "shell", arguments: { command: "touch second-ran" } },
+      ],
+    },
+    { text: "never asked" },
+  ]);
+  await using env = await createTestEnv({ provider });
+  await using process = await env.start(["run", "-a", "coder", "wait"]);
+  await process.waitForStderr("started\n");
+  process.kill("SIGINT");
+  const result = await process.wait();
+  assert.equal(result.code, 130, result.stderr);
+  assert.equal(lastLine(result.stderr), INTERRUPTED);
+  const session = checkSession(await env.readSession(sessionIdOf(result.stderr)));
+  const blocks = at(session.entries[2], "blocks");
+  assert.ok(Array.isArray(blocks) && blocks.length === 2, JSON.stringify(session.entries[2]));
+  assert.deepEqual(blocks.map((block) => at(block, "toolResultCallId")), ["call_1", "call_2"]);
+  for (const block of blocks) {
+    assert.equal(at(block, "toolResultIsError"), true);
+    assert.match(String(at(block, "toolResult", 0, "text")), /interrupted/);
+  }
+  await assert.rejects(Deno.stat(`${env.workdir}/second-ran`), Deno.errors.NotFound);
+});
+
 Deno.test("SIGINT during a retry wait ends the run at once", async () => {
   const failure = { status: 500, errorMessage: "down" };
   await using provider = await startFakeProvider([failure, failure, failure, failure, failure]);

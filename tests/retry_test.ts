@@ -150,3 +150,14 @@ Deno.test("five empty responses end the run with the model returned an empty res
   assert.equal(lastLine(result.stderr), "rienda: the model returned an empty response");
   assert.deepEqual(session?.entries, [userPromptEntry("go")]);
 });
+
+Deno.test("a provider that cannot be reached is retried, then the run fails", async () => {
+  await using env = await createTestEnv(); // the config points at a closed port
+  const result = await env.run(["run", "-a", "coder", "go"]);
+  assert.equal(result.code, 1, result.stderr);
+  assert.equal(result.stdout, "");
+  const retries = retryLines(result.stderr);
+  assert.equal(retries.length, 4, result.stderr);
+  assertBackoff(retries.map((retry) => retry.seconds));
+  assert.match(lastLine(result.stderr), /^rienda: .*127\.0\.0\.1:1/);
+});
