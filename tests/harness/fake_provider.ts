@@ -23,6 +23,7 @@ import { openAiResponsesCodec } from "./codec_openai_responses.ts";
 import { type Codec, encodeSse, type SseEvent } from "./codec.ts";
 import { isRecord, parseJsonOrNull } from "./json.ts";
 import { argumentTextOf, resolveUsage, type Turn } from "./turn.ts";
+import { waitUntil } from "./wait_until.ts";
 
 export type { ScriptedToolCall, ScriptedUsage, Turn } from "./turn.ts";
 
@@ -123,25 +124,13 @@ export function startFakeProvider(turns: readonly Turn[] = []): Promise<FakeProv
     push(...more) {
       script.push(...more);
     },
-    waitForRequests(n, timeoutMs = 10_000) {
-      return new Promise((resolve, reject) => {
-        const check = () => {
-          if (requests.length < n) return false;
-          waiters.delete(check);
-          clearTimeout(timer);
-          resolve(requests.slice(0, n));
-          return true;
-        };
-        const timer = setTimeout(() => {
-          waiters.delete(check);
-          reject(
-            new Error(
-              `the fake provider got ${requests.length} of ${n} requests in ${timeoutMs}ms`,
-            ),
-          );
-        }, timeoutMs);
-        if (!check()) waiters.add(check);
+    async waitForRequests(n, timeoutMs = 10_000) {
+      await waitUntil(() => requests.length >= n, waiters, {
+        timeoutMs,
+        onTimeout: () =>
+          new Error(`the fake provider got ${requests.length} of ${n} requests in ${timeoutMs}ms`),
       });
+      return requests.slice(0, n);
     },
     close,
     [Symbol.asyncDispose]: close,

@@ -9,6 +9,8 @@
  * @module
  */
 
+import { waitUntil } from "./wait_until.ts";
+
 /** The checkout this harness belongs to (absolute, no trailing slash). */
 export const CHECKOUT_DIR: string = decodeURIComponent(new URL("../..", import.meta.url).pathname)
   .replace(/\/$/, "");
@@ -194,27 +196,12 @@ async function startProcess(
     stdoutText: () => stdout,
     stderrText: () => stderr,
     waitForStderr(text, waitMs = 20_000) {
-      return new Promise((resolve, reject) => {
-        const check = () => {
-          if (!stderr.includes(text)) return false;
-          listeners.delete(check);
-          clearTimeout(timer);
-          resolve();
-          return true;
-        };
-        const timer = setTimeout(() => {
-          listeners.delete(check);
-          reject(new Error(`stderr never showed ${JSON.stringify(text)}: ${describe()}`));
-        }, waitMs);
-        if (check()) return;
-        listeners.add(check);
-        const ended = () => {
-          if (!listeners.has(check) || check()) return;
-          listeners.delete(check);
-          clearTimeout(timer);
-          reject(new Error(`the process ended without ${JSON.stringify(text)}: ${describe()}`));
-        };
-        reading.then(ended, ended);
+      return waitUntil(() => stderr.includes(text), listeners, {
+        timeoutMs: waitMs,
+        onTimeout: () => new Error(`stderr never showed ${JSON.stringify(text)}: ${describe()}`),
+        ended: reading,
+        onEnded: () =>
+          new Error(`the process ended without ${JSON.stringify(text)}: ${describe()}`),
       });
     },
     wait,
