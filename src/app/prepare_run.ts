@@ -10,6 +10,7 @@ import { resolve } from "node:path";
 import { type AgentDefinition, loadAgentFile } from "../agents/agent_file.ts";
 import { loadAgent } from "../agents/catalog.ts";
 import { loadConfig } from "../config/config.ts";
+import { loadCredentials } from "../config/credentials.ts";
 import { resolvePaths } from "../config/paths.ts";
 import { NO_HOOKS } from "../engine/hooks.ts";
 import type { RunOptions } from "../engine/run.ts";
@@ -33,6 +34,8 @@ export interface RunRequest {
   readonly autoApprove: boolean;
   readonly maxTurns: number | undefined;
   readonly noSession: boolean;
+  /** The `--thinking` level; absent means off. */
+  readonly thinking?: string | undefined;
   readonly env: (name: string) => string | undefined;
   readonly cwd: string;
 }
@@ -59,7 +62,12 @@ export async function prepareRun(request: RunRequest): Promise<RunPlan> {
       `agent "${agent.id}" names no model: set model: in ${agent.path}, pass -m PROVIDER/MODEL, or set default_model in config.yaml`,
     );
   }
-  const model = createModelClient(resolveModel(config, modelRef, request.env));
+  const credentials = await loadCredentials(paths.credentialsFile);
+  const model = createModelClient(resolveModel(config, modelRef, {
+    env: request.env,
+    credentials,
+    thinking: request.thinking,
+  }));
   const tools = selectTools(agent, builtinTools());
   if (agent.hooks.length > 0) {
     throw new Error(`${agent.path}: hooks: unknown hook "${agent.hooks[0]}" (available: none)`);
@@ -86,7 +94,7 @@ export async function prepareRun(request: RunRequest): Promise<RunPlan> {
       session,
       history: [],
       workdir,
-      diagnostics: [],
+      diagnostics: [...credentials.warnings],
       ...(request.maxTurns === undefined ? {} : { maxTurns: request.maxTurns }),
     },
     async [Symbol.asyncDispose]() {

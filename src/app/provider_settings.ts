@@ -1,0 +1,82 @@
+/**
+ * A provider's effective settings: its built-in preset (by name or `preset:`)
+ * with the fields config.yaml sets on top (spec/formats.md).
+ *
+ * @module
+ */
+
+import type { Config, ModelConfig } from "../config/config.ts";
+import { BUILTIN_PROVIDER_NAMES } from "../config/builtin_names.ts";
+import type { WireProtocol } from "../providers/client.ts";
+import { DEFAULT_CONTEXT_WINDOW, providerPreset } from "../providers/presets.ts";
+
+/** Everything rienda knows about one provider once config.yaml is applied. */
+export interface ProviderSettings {
+  readonly name: string;
+  readonly protocol: WireProtocol;
+  readonly baseUrl: string;
+  readonly headers: Readonly<Record<string, string>>;
+  /** Models by alias, from config.yaml. */
+  readonly models: Readonly<Record<string, ModelConfig>>;
+  /** `providers.<name>.api_key`: a literal key. */
+  readonly apiKey?: string;
+  /** `providers.<name>.api_key_env`. */
+  readonly apiKeyEnv?: string;
+  /** The key variable of the built-in (or preset) it starts from. */
+  readonly builtinKeyEnv?: string;
+  /** False for servers that take no key (ollama, lmstudio, a custom provider with no key settings). */
+  readonly keyRequired: boolean;
+  /** The context window of models neither config.yaml nor the table knows. */
+  readonly defaultContextWindow: number;
+  readonly maxTokensField?: "max_tokens" | "max_completion_tokens";
+  /** Whether config.yaml has a `providers.<name>` entry. */
+  readonly configured: boolean;
+}
+
+/**
+ * The settings of provider `name`: a built-in, a configured provider, or a
+ * built-in overridden field by field; undefined when it is neither.
+ */
+export function resolveProvider(config: Config, name: string): ProviderSettings | undefined {
+  const entry = Object.hasOwn(config.providers, name) ? config.providers[name] : undefined;
+  const preset = providerPreset(entry?.preset ?? name);
+  const protocol = entry?.protocol ?? preset?.protocol;
+  const baseUrl = entry?.baseUrl ?? preset?.baseUrl;
+  // config_checks.ts already rejects a custom provider without these.
+  if (protocol === undefined || baseUrl === undefined) return undefined;
+  const builtinKeyEnv = preset?.keyEnv ?? undefined;
+  const maxTokensField = preset?.maxTokensField ?? maxTokensFieldFor(baseUrl);
+  return {
+    name,
+    protocol,
+    baseUrl,
+    headers: entry?.headers ?? {},
+    models: entry?.models ?? {},
+    ...(entry?.apiKey === undefined ? {} : { apiKey: entry.apiKey }),
+    ...(entry?.apiKeyEnv === undefined ? {} : { apiKeyEnv: entry.apiKeyEnv }),
+    ...(builtinKeyEnv === undefined ? {} : { builtinKeyEnv }),
+    keyRequired: builtinKeyEnv !== undefined || entry?.apiKey !== undefined ||
+      entry?.apiKeyEnv !== undefined,
+    defaultContextWindow: preset?.defaultContextWindow ?? DEFAULT_CONTEXT_WINDOW,
+    ...(maxTokensField === undefined ? {} : { maxTokensField }),
+    configured: entry !== undefined,
+  };
+}
+
+/** OpenAI's own chat completions endpoint wants `max_completion_tokens` (reasoning models). */
+function maxTokensFieldFor(baseUrl: string): "max_completion_tokens" | undefined {
+  try {
+    return new URL(baseUrl).hostname === "api.openai.com" ? "max_completion_tokens" : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Every provider name: the built-ins in the spec's order, then the configured ones in file order. */
+export function providerNames(config: Config): string[] {
+  const names: string[] = [...BUILTIN_PROVIDER_NAMES];
+  for (const name of Object.keys(config.providers)) {
+    if (!names.includes(name)) names.push(name);
+  }
+  return names;
+}
