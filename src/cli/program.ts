@@ -18,7 +18,7 @@ import { versionLine } from "./version.ts";
 type Action = () => Promise<number>;
 
 /** The names of the top-level commands, for the unknown-command check. */
-const COMMANDS = new Set(["run", "help", "version"]);
+const COMMANDS = new Set(["run", "auth", "models", "help", "version"]);
 
 /** Parses `argv` and runs the command; resolves to the exit code. */
 export async function runCli(
@@ -77,6 +77,8 @@ Examples:
     });
   });
   addRunCommand(program, io, signal, choose);
+  addModelsCommand(program, io, choose);
+  addAuthCommand(program, io, choose);
   return program;
 }
 
@@ -100,6 +102,10 @@ function addRunCommand(program: Command, io: Io, signal: AbortSignal, choose: (a
     .addOption(
       new Option("--output <format>", "output format").choices(["text", "json", "stream-json"])
         .default("text"),
+    )
+    .option(
+      "--thinking <level>",
+      "reasoning level: low, medium, high, or a level the model declares (default: off)",
     )
     .option("--max-turns <n>", "stop with an error after N model calls")
     .option("--no-session", "keep nothing on disk")
@@ -144,7 +150,91 @@ function parseRunFlags(flags: Record<string, unknown>): RunFlags {
     output,
     maxTurns: parsedMaxTurns,
     noSession: flags.session === false,
+    thinking: text("thinking"),
   };
+}
+
+const CONFIG_FLAG_HELP =
+  "configuration file (default: $RIENDA_CONFIG, then $RIENDA_HOME/config.yaml)";
+
+function configFlag(flags: Record<string, unknown>): { config: string | undefined } {
+  return { config: typeof flags.config === "string" ? flags.config : undefined };
+}
+
+function addModelsCommand(program: Command, io: Io, choose: (a: Action) => void) {
+  program.command("models")
+    .description("list the provider/model references the configuration and your keys offer")
+    .option("--config <path>", CONFIG_FLAG_HELP)
+    .addHelpText(
+      "after",
+      `
+Declared models (providers.<name>.models in config.yaml) come first, then the
+built-in providers whose key is present, as provider/* (any model id works).
+
+Examples:
+  rienda models
+  OPENAI_API_KEY=sk-... rienda models
+  rienda models --config ./team.yaml
+`,
+    )
+    .action((flags: Record<string, unknown>) => {
+      choose(async () => (await import("./models.ts")).modelsCommand(io, configFlag(flags)));
+    });
+}
+
+function addAuthCommand(program: Command, io: Io, choose: (a: Action) => void) {
+  const auth = program.command("auth")
+    .description("store, list and remove provider API keys ($RIENDA_HOME/credentials.json)")
+    .usage("(login PROVIDER | list | logout PROVIDER) [options]")
+    .argument("[command]")
+    .addHelpText(
+      "after",
+      `
+Examples:
+  rienda auth login anthropic               # asks for the key without echo
+  printenv OPENAI_API_KEY | rienda auth login openai
+  rienda auth list
+  rienda auth logout openai
+`,
+    )
+    .action((command: string | undefined) => {
+      io.stderr.write(auth.helpInformation());
+      throw new UsageError(
+        command === undefined
+          ? "auth needs a command: login, list or logout"
+          : `unknown auth command "${command}" (expected login, list or logout)`,
+      );
+    });
+  auth.command("login")
+    .description("store the API key of a provider (asked without echo, or read from stdin)")
+    .argument("<provider>", "a built-in or configured provider, e.g. openai")
+    .option("--config <path>", CONFIG_FLAG_HELP)
+    .addHelpText(
+      "after",
+      `
+Examples:
+  rienda auth login anthropic
+  printenv GROQ_API_KEY | rienda auth login groq
+`,
+    )
+    .action((provider: string, flags: Record<string, unknown>) => {
+      choose(async () => (await import("./auth.ts")).authLogin(io, provider, configFlag(flags)));
+    });
+  auth.command("list")
+    .description("list providers and where each key comes from (never the key)")
+    .option("--config <path>", CONFIG_FLAG_HELP)
+    .addHelpText("after", "\nExamples:\n  rienda auth list\n")
+    .action((flags: Record<string, unknown>) => {
+      choose(async () => (await import("./auth.ts")).authList(io, configFlag(flags)));
+    });
+  auth.command("logout")
+    .description("remove the stored API key of a provider")
+    .argument("<provider>", "the provider whose key to remove")
+    .option("--config <path>", CONFIG_FLAG_HELP)
+    .addHelpText("after", "\nExamples:\n  rienda auth logout openai\n")
+    .action((provider: string, flags: Record<string, unknown>) => {
+      choose(async () => (await import("./auth.ts")).authLogout(io, provider, configFlag(flags)));
+    });
 }
 
 /** commander's "error: unknown option '--x'" → `unknown option "--x"`. */

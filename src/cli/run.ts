@@ -6,6 +6,7 @@
  */
 
 import { prepareRun } from "../app/prepare_run.ts";
+import { ThinkingLevelError } from "../app/resolve_model.ts";
 import { runAgent } from "../engine/run.ts";
 import type { Io } from "../ui/io.ts";
 import { createJsonRenderer } from "../ui/json.ts";
@@ -27,6 +28,8 @@ export interface RunFlags {
   readonly output: "text" | "json" | "stream-json";
   readonly maxTurns: number | undefined;
   readonly noSession: boolean;
+  /** `--thinking LEVEL`; absent means off. */
+  readonly thinking?: string | undefined;
 }
 
 /** Runs the agent and resolves to the exit code. */
@@ -53,8 +56,12 @@ export async function runCommand(
     autoApprove: flags.autoApprove,
     maxTurns: flags.maxTurns,
     noSession: flags.noSession,
+    thinking: flags.thinking,
     env: io.env,
     cwd: io.cwd,
+  }).catch((error: unknown) => {
+    // A level the model does not accept is a usage error (exit 2).
+    throw error instanceof ThinkingLevelError ? new UsageError(error.message, "run") : error;
   });
   const renderer = createRenderer(io, flags.output);
   const outcome = await runAgent({ ...plan.options, emit: renderer.sink, signal }, prompt);

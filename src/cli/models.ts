@@ -1,0 +1,101 @@
+/**
+ * `rienda models`: the `provider/model` references the configuration
+ * declares, then the built-in providers whose key is present (any model id
+ * works with them: `openai/*`), each marked ready or saying what it lacks.
+ *
+ * ```
+ * local/qwen   ready      default; no key needed
+ * work/big     not ready  key missing: set WORK_KEY or run rienda auth login work
+ * anthropic/*  ready      key from environment (ANTHROPIC_API_KEY)
+ * ```
+ *
+ * @module
+ */
+
+import { describeKeySource, lookupApiKey } from "../app/api_key.ts";
+import { type ProviderSettings, resolveProvider } from "../app/provider_settings.ts";
+import { BUILTIN_PROVIDER_NAMES } from "../config/builtin_names.ts";
+import { type Config, loadConfig } from "../config/config.ts";
+import { type Credentials, loadCredentials } from "../config/credentials.ts";
+import { parseModelRef } from "../config/model_ref.ts";
+import { resolvePaths } from "../config/paths.ts";
+import type { Io } from "../ui/io.ts";
+import { formatColumns } from "./auth.ts";
+import { EXIT } from "./exit.ts";
+
+/** The flags of `rienda models`. */
+export interface ModelsFlags {
+  /** `--config PATH`. */
+  readonly config: string | undefined;
+}
+
+/** One line of the listing. */
+export interface ModelRow {
+  readonly ref: string;
+  readonly ready: boolean;
+  /** Where the key comes from, or what is missing. */
+  readonly detail: string;
+}
+
+function keyState(
+  settings: ProviderSettings,
+  env: (name: string) => string | undefined,
+  credentials: Credentials,
+): { ready: boolean; detail: string } {
+  const { source } = lookupApiKey(settings, env, credentials);
+  const where = describeKeySource(settings, source);
+  switch (source.kind) {
+    case "missing":
+      return { ready: false, detail: `key ${where}` };
+    case "not_needed":
+      return { ready: true, detail: "no key needed" };
+    default:
+      return { ready: true, detail: `key from ${where}` };
+  }
+}
+
+/** The rows of the listing: declared models, the default model, then keyed built-ins. */
+export function modelRows(
+  config: Config,
+  env: (name: string) => string | undefined,
+  credentials: Credentials,
+): ModelRow[] {
+  const rows: ModelRow[] = [];
+  const seen = new Set<string>();
+  const add = (ref: string, settings: ProviderSettings | undefined) => {
+    if (seen.has(ref)) return;
+    seen.add(ref);
+    const state = settings === undefined
+      ? { ready: false, detail: "unknown provider: add it under providers: in config.yaml" }
+      : keyState(settings, env, credentials);
+    rows.push({ ref, ...state });
+  };
+  for (const [name, provider] of Object.entries(config.providers)) {
+    const settings = resolveProvider(config, name);
+    for (const alias of Object.keys(provider.models)) add(`${name}/${alias}`, settings);
+  }
+  if (config.defaultModel !== undefined) {
+    add(config.defaultModel, resolveProvider(config, parseModelRef(config.defaultModel).provider));
+  }
+  for (const name of BUILTIN_PROVIDER_NAMES) {
+    const settings = resolveProvider(config, name);
+    if (settings === undefined) continue;
+    if (keyState(settings, env, credentials).ready) add(`${name}/*`, settings);
+  }
+  return rows.map((row) =>
+    row.ref === config.defaultModel ? { ...row, detail: `default; ${row.detail}` } : row
+  );
+}
+
+/** Prints the model references the configuration and the environment offer. */
+export async function modelsCommand(io: Io, flags: ModelsFlags): Promise<number> {
+  const paths = resolvePaths(io.env, { config: flags.config, cwd: io.cwd });
+  const config = await loadConfig(paths.configFile, { explicit: paths.configExplicit });
+  const credentials = await loadCredentials(paths.credentialsFile);
+  for (const warning of credentials.warnings) io.stderr.write(`${warning}\n`);
+  const rows = modelRows(config, io.env, credentials);
+  io.stdout.write(
+    formatColumns(rows.map((row) => [row.ref, row.ready ? "ready" : "not ready", row.detail])),
+  );
+  return EXIT.ok;
+}
