@@ -24,6 +24,7 @@ import {
 } from "../llm/messages.ts";
 import type { ModelClient, ToolSpec } from "../llm/model_events.ts";
 import type { Tool } from "../tools/tool.ts";
+import { type Compactor, createRunContext } from "./compaction.ts";
 import type { EventSink } from "./events.ts";
 import type { EndReason, HookRunner } from "./hooks.ts";
 import { createLoopGuard, LOOP_GUARD_MESSAGE } from "./loop_guard.ts";
@@ -47,8 +48,12 @@ export interface RunOptions {
   readonly tools: readonly Tool[];
   readonly hooks: HookRunner;
   readonly session: SessionWriter;
-  /** Earlier messages of the branch being continued. */
+  /** Earlier messages of the branch being continued (after its last compaction). */
   readonly history: readonly Message[];
+  /** The summary of the branch's compacted past, sent before `history` (see `compaction.ts`). */
+  readonly summary?: string;
+  /** Automatic compaction; absent when it is disabled. */
+  readonly compactor?: Compactor;
   readonly workdir: string;
   readonly maxTurns?: number;
   /** Load diagnostics of tools, hooks and skills, reported once. */
@@ -102,7 +107,15 @@ interface RunState {
 
 async function loop(options: RunOptions, prompt: string, state: RunState): Promise<void> {
   const { emit, hooks, signal, session } = options;
-  const messages: Message[] = [...options.history];
+  const context = createRunContext({
+    history: options.history,
+    summary: options.summary ?? null,
+    compactor: options.compactor,
+    model: options.model,
+    emit,
+    signal,
+  });
+  const messages: Message[] = context.messages;
   const toolMap = new Map(options.tools.map((tool) => [tool.name, tool]));
   const toolSpecs: ToolSpec[] = options.tools.map(({ name, description, parameters }) => ({
     name,
@@ -128,15 +141,21 @@ async function loop(options: RunOptions, prompt: string, state: RunState): Promi
 
   for (;;) {
     signal.throwIfAborted();
+    const prepared = await context.prepare(options.system, toolSpecs);
+    if (prepared.usage !== null) state.usage = addUsage(state.usage, prepared.usage);
     const system = hooks.has("beforeModelRequest")
       ? await hooks.beforeModelRequest(
-        { system: options.system, model: options.modelRef, messages: requestSnapshot(messages) },
+        {
+          system: options.system,
+          model: options.modelRef,
+          messages: requestSnapshot(prepared.messages),
+        },
         signal,
       )
       : options.system;
     const streamed = await streamModelTurn({
       model: options.model,
-      request: { system, messages, tools: toolSpecs },
+      request: { system, messages: prepared.messages, tools: toolSpecs },
       emit,
       signal,
       withholdDeltas: hooks.has("afterModelResponse"),
