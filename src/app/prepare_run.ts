@@ -1,7 +1,8 @@
 /**
  * The composition root of a run: agent, configuration, model, key, tools,
- * hooks and session writer → the engine's `RunOptions`. Everything that can
- * fail before the first request fails here, before anything is written.
+ * hooks, workspace context (instructions, skills), compaction and session
+ * (new, or continued with `-s`/`-c`) → the engine's `RunOptions`. Everything
+ * that can fail before the first request fails here, before anything is written.
  *
  * @module
  */
@@ -14,20 +15,33 @@ import { loadCredentials } from "../config/credentials.ts";
 import { resolvePaths } from "../config/paths.ts";
 import { NO_HOOKS } from "../engine/hooks.ts";
 import type { RunOptions } from "../engine/run.ts";
-import { DISCARD_SESSION, type SessionWriter } from "../engine/session_writer.ts";
 import { createModelClient } from "../providers/client.ts";
 import { newSessionId } from "../sessions/ids.ts";
 import { createSessionWriter } from "../sessions/writer.ts";
 import { builtinTools } from "../tools/builtins.ts";
 import type { Tool } from "../tools/tool.ts";
-import { resolveModel } from "./resolve_model.ts";
+import { loadWorkspaceContext, systemPromptWith } from "../workspace/context.ts";
+import { createCompactor } from "./compactor.ts";
+import {
+  continuation,
+  type ContinuedSession,
+  loadSessionAgent,
+  openContinuedSession,
+  sessionModelError,
+  type SessionTarget,
+} from "./continue_session.ts";
+import { resolveModel, ThinkingLevelError } from "./resolve_model.ts";
+import { bindRunSession } from "./run_session.ts";
 
 /** What the user asked for. */
 export interface RunRequest {
+  /** `-a` / `-f`; may be absent when continuing a session (its agent is used). */
   readonly agent: { readonly kind: "id"; readonly id: string } | {
     readonly kind: "file";
     readonly path: string;
-  };
+  } | undefined;
+  /** `-s ID` / `-c`: the session to continue; absent for a new session. */
+  readonly continueSession?: SessionTarget | undefined;
   readonly model: string | undefined;
   readonly workdir: string | undefined;
   readonly config: string | undefined;
@@ -53,54 +67,106 @@ export async function prepareRun(request: RunRequest): Promise<RunPlan> {
   );
   const config = await loadConfig(paths.configFile, { explicit: paths.configExplicit });
   const workdir = await resolveWorkdir(request.cwd, request.workdir);
-  const agent = request.agent.kind === "id"
+  // Releases a continued session's lock when preparing fails.
+  await using failure = new AsyncDisposableStack();
+  const continued = request.continueSession === undefined
+    ? null
+    : await openContinuedSession(paths.sessionsDir, workdir, request.continueSession);
+  if (continued !== null) failure.defer(() => continued.writer.close());
+  const agent = request.agent === undefined
+    ? await loadSessionAgent(paths.agentsDir, requireSession(continued))
+    : request.agent.kind === "id"
     ? await loadAgent(paths.agentsDir, request.agent.id)
     : await loadAgentFile(resolve(request.cwd, request.agent.path));
-  const modelRef = request.model ?? agent.model ?? config.defaultModel;
+  const modelRef = request.model ?? continued?.branch.model ?? agent.model ?? config.defaultModel;
   if (modelRef === undefined) {
     throw new Error(
       `agent "${agent.id}" names no model: set model: in ${agent.path}, pass -m PROVIDER/MODEL, or set default_model in config.yaml`,
     );
   }
   const credentials = await loadCredentials(paths.credentialsFile);
-  const model = createModelClient(resolveModel(config, modelRef, {
-    env: request.env,
-    credentials,
-    thinking: request.thinking,
-  }));
+  const thinking = request.thinking ?? continued?.branch.thinking ?? undefined;
+  const resolved = resolveSessionModel(
+    continued,
+    request.model === undefined,
+    modelRef,
+    () => resolveModel(config, modelRef, { env: request.env, credentials, thinking }),
+  );
+  const model = createModelClient(resolved);
   const tools = selectTools(agent, builtinTools());
   if (agent.hooks.length > 0) {
     throw new Error(`${agent.path}: hooks: unknown hook "${agent.hooks[0]}" (available: none)`);
   }
-  const sessionId = newSessionId();
-  const session: SessionWriter & Partial<AsyncDisposable> = request.noSession
-    ? DISCARD_SESSION
-    : createSessionWriter({
+  const workspace = await loadWorkspaceContext(workdir);
+  const sessionId = continued?.id ?? newSessionId();
+  const resumed = continued === null
+    ? null
+    : continuation(continued, { agent: agent.id, model: modelRef, thinking: thinking ?? null });
+  const session = bindRunSession(
+    continued?.writer ?? (request.noSession ? null : createSessionWriter({
       sessionsDir: paths.sessionsDir,
       workdir,
       id: sessionId,
       agent: agent.id,
       model: modelRef,
-    });
+    })),
+    { historyIds: resumed?.historyIds ?? [], pending: resumed?.pending ?? [] },
+  );
+  const compactor = config.compaction.enabled
+    ? createCompactor({
+      contextWindow: resolved.contextWindow,
+      reserveTokens: config.compaction.reserveTokens,
+      keepRecentTokens: config.compaction.keepRecentTokens,
+      promptFile: paths.compactionPromptFile,
+      record: (compaction) => session.recordCompaction(compaction),
+    })
+    : undefined;
+  failure.move();
   return {
     options: {
       sessionId,
       agentId: agent.id,
       modelRef,
-      system: agent.systemPrompt,
+      system: systemPromptWith(agent.systemPrompt, workspace),
       model,
       tools,
       hooks: NO_HOOKS,
       session,
-      history: [],
+      history: resumed?.history ?? [],
+      ...(resumed?.summary === undefined ? {} : { summary: resumed.summary }),
+      ...(compactor === undefined ? {} : { compactor }),
       workdir,
-      diagnostics: [...credentials.warnings],
+      diagnostics: [
+        ...credentials.warnings,
+        ...(continued?.warnings ?? []),
+        ...workspace.diagnostics,
+      ],
       ...(request.maxTurns === undefined ? {} : { maxTurns: request.maxTurns }),
     },
     async [Symbol.asyncDispose]() {
       await session[Symbol.asyncDispose]?.();
     },
   };
+}
+
+function requireSession(continued: ContinuedSession | null): ContinuedSession {
+  if (continued === null) throw new Error("no agent: pass -a AGENT, -f FILE, -s SESSION or -c");
+  return continued;
+}
+
+/** Resolves the model; when it came from a continued session, a failure says so and suggests -m. */
+function resolveSessionModel<T>(
+  continued: ContinuedSession | null,
+  fromSession: boolean,
+  modelRef: string,
+  resolveIt: () => T,
+): T {
+  try {
+    return resolveIt();
+  } catch (error) {
+    if (continued === null || !fromSession || error instanceof ThinkingLevelError) throw error;
+    throw sessionModelError(continued, modelRef, error);
+  }
 }
 
 async function resolveWorkdir(cwd: string, workdir: string | undefined): Promise<string> {

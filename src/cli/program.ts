@@ -83,9 +83,10 @@ Examples:
 }
 
 function addRunCommand(program: Command, io: Io, signal: AbortSignal, choose: (a: Action) => void) {
+  const seen = new Set<string>();
   program.command("run")
     .description("run an agent once on a prompt and print its answer")
-    .usage("(-a AGENT | -f FILE) [PROMPT...] [options]")
+    .usage("(-a AGENT | -f FILE | -s SESSION | -c) [PROMPT...] [options]")
     .argument("[prompt...]", "the prompt, as words (default: -p, then standard input)")
     .addOption(
       new Option("-a, --agent <id>", "agent $RIENDA_HOME/agents/<id>.md").conflicts("agentFile"),
@@ -93,6 +94,14 @@ function addRunCommand(program: Command, io: Io, signal: AbortSignal, choose: (a
     .option("-f, --agent-file <path>", "an agent file anywhere on disk")
     .option("-p, --prompt <text>", 'the prompt; "-" reads standard input')
     .option("-m, --model <provider/model>", "model reference, overriding the agent's model")
+    .option(
+      "-s, --session <id>",
+      "continue a stored session of this workspace (id or unique prefix)",
+    )
+    .addOption(
+      new Option("-c, --continue", "continue the most recent session of this workspace")
+        .conflicts("session"),
+    )
     .option("-C, --workdir <dir>", "workspace directory (default: the current directory)")
     .option(
       "--config <path>",
@@ -116,9 +125,17 @@ Examples:
   rienda run -a coder "list the TODOs in src/"
   rienda run -f ./review.md -m anthropic/claude-sonnet-4-5 "check the diff"
   echo "summarise README.md" | rienda run -a coder --output json
+  rienda run -c "now fix the first one"          # continue the latest session
+  rienda run -s 01k5 -m openai/gpt-4o "go on"    # continue a session with another model
 `,
     )
+    // -s and --no-session share commander's "session" value: note which were given.
+    .on("option:session", () => seen.add("session"))
+    .on("option:no-session", () => seen.add("no-session"))
     .action((words: string[], flags: Record<string, unknown>) => {
+      if (seen.has("session") && seen.has("no-session")) {
+        throw new UsageError("-s/--session cannot be used with --no-session", "run");
+      }
       const parsed = parseRunFlags(flags);
       // Loaded on demand: `--version` and `--help` must not pay for the engine.
       choose(async () => (await import("./run.ts")).runCommand(io, signal, words, parsed));
@@ -150,6 +167,8 @@ function parseRunFlags(flags: Record<string, unknown>): RunFlags {
     output,
     maxTurns: parsedMaxTurns,
     noSession: flags.session === false,
+    session: text("session"),
+    continueLatest: flags.continue === true,
     thinking: text("thinking"),
   };
 }

@@ -28,6 +28,10 @@ export interface RunFlags {
   readonly output: "text" | "json" | "stream-json";
   readonly maxTurns: number | undefined;
   readonly noSession: boolean;
+  /** `-s ID`: the session to continue. */
+  readonly session?: string | undefined;
+  /** `-c`: continue the most recent session. */
+  readonly continueLatest?: boolean;
   /** `--thinking LEVEL`; absent means off. */
   readonly thinking?: string | undefined;
 }
@@ -44,12 +48,18 @@ export async function runCommand(
     : flags.agentFile !== undefined
     ? { kind: "file" as const, path: flags.agentFile }
     : undefined;
-  if (agent === undefined) {
-    throw new UsageError("no agent: pass -a AGENT or -f FILE", "run");
+  const continueSession = flags.session !== undefined
+    ? { kind: "id" as const, id: flags.session }
+    : flags.continueLatest === true
+    ? { kind: "latest" as const }
+    : undefined;
+  if (agent === undefined && continueSession === undefined) {
+    throw new UsageError("no agent: pass -a AGENT, -f FILE, -s SESSION or -c", "run");
   }
   const prompt = await readPrompt(io, flags.prompt, words);
   await using plan = await prepareRun({
     agent,
+    continueSession,
     model: flags.model,
     workdir: flags.workdir,
     config: flags.config,

@@ -24,6 +24,8 @@ export interface BranchContext {
   readonly compaction: CompactionEntry | null;
   /** The messages to send: after a compaction, only those it kept and the later ones. */
   readonly messages: Message[];
+  /** The entry id of each of `messages`, in the same order. */
+  readonly messageIds: string[];
   /** The agent for the rest of the branch: the last `agent` switch, else the header's. */
   readonly agent: string;
   /** The model for the rest of the branch: the last `model` switch, else the header's. */
@@ -110,9 +112,11 @@ export function branchContext(data: SessionEntries): BranchContext {
         entry satisfies never;
     }
   }
+  const kept = keptMessages(branch, compaction, compactionAt);
   return {
     compaction,
-    messages: keptMessages(branch, compaction, compactionAt),
+    messages: kept.messages,
+    messageIds: kept.ids,
     agent,
     model,
     thinking,
@@ -123,15 +127,19 @@ function keptMessages(
   branch: readonly Entry[],
   compaction: CompactionEntry | null,
   compactionAt: number,
-): Message[] {
+): { messages: Message[]; ids: string[] } {
   let from = 0;
   if (compaction !== null) {
     const kept = branch.findIndex((entry) => entry.id === compaction.keptId);
     from = kept === -1 ? compactionAt + 1 : kept;
   }
   const messages: Message[] = [];
-  for (const entry of branch.slice(from)) {
-    if (entry.kind === "message") messages.push(toMessage(entry));
+  const ids: string[] = [];
+  for (let index = from; index < branch.length; index++) {
+    const entry = branch[index];
+    if (entry?.kind !== "message") continue;
+    messages.push(toMessage(entry));
+    ids.push(entry.id);
   }
-  return messages;
+  return { messages, ids };
 }

@@ -136,6 +136,7 @@ Deno.test("branchContext() applies the last switches and compaction of the branc
     ),
     ["five", "six", "seven"],
   );
+  assert.deepEqual(context.messageIds, ["e5", "f6", "h7"]);
 });
 
 Deno.test("branchContext() ignores switches on an abandoned branch", () => {

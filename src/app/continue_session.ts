@@ -1,0 +1,186 @@
+/**
+ * Continuing a stored session (`rienda run -s ID` / `-c`): find it in the
+ * workspace, lock it, read its active branch, and work out what the next run
+ * appends before its prompt (switches, results for calls a crash left open).
+ *
+ * - The lock is taken before the file is read and held until the run's
+ *   writer closes: a second writer is refused with a clear message.
+ * - Nothing is written here: the entries to append wait for the run's first
+ *   append (see `run_session.ts`), so a run refused before its first request
+ *   leaves the file as it was.
+ *
+ * @module
+ */
+
+import { type AgentDefinition, AgentFileError } from "../agents/agent_file.ts";
+import { agentPath, loadAgent } from "../agents/catalog.ts";
+import { type Message, toolCallsOf, type UserMessage } from "../llm/messages.ts";
+import { findSession, latestSession } from "../sessions/catalog.ts";
+import { type NewEntry, toMessageFields } from "../sessions/entries.ts";
+import { type BranchContext, branchContext } from "../sessions/history.ts";
+import { openSession, type SessionFileWriter } from "../sessions/writer.ts";
+
+/** Which session to continue: an id (or unique prefix), or the most recent one. */
+export type SessionTarget =
+  | { readonly kind: "id"; readonly id: string }
+  | { readonly kind: "latest" };
+
+/** A locked session, read and ready to be continued. */
+export interface ContinuedSession {
+  readonly id: string;
+  readonly path: string;
+  /** Holds the session's lock; close it when the run ends or fails. */
+  readonly writer: SessionFileWriter;
+  /** The branch's messages (after its last compaction), summary, agent, model and thinking. */
+  readonly branch: BranchContext;
+  /** Problems that lost nothing, such as a skipped torn last line. */
+  readonly warnings: readonly string[];
+}
+
+/** The result stored for a tool call that a crash left without one. */
+export const UNANSWERED_CALL_RESULT = "the run ended before the tool ran";
+
+/**
+ * Finds, locks and reads the session to continue.
+ *
+ * @throws {Error} when the workspace has no session to continue, the id
+ * matches none or several, another process writes the session, or the file
+ * is not a valid session (naming the file and line)
+ */
+export async function openContinuedSession(
+  sessionsDir: string,
+  workdir: string,
+  target: SessionTarget,
+): Promise<ContinuedSession> {
+  const summary = target.kind === "id"
+    ? await findSession(sessionsDir, workdir, target.id)
+    : await latestSession(sessionsDir, workdir);
+  if (summary === null) {
+    throw new Error(
+      `no session to continue in ${workdir} (start one with rienda run -a AGENT, or pass -C DIR)`,
+    );
+  }
+  const { data, writer } = await openSession(summary.path);
+  return {
+    id: data.header.id,
+    path: summary.path,
+    writer,
+    branch: branchContext(data),
+    warnings: data.warnings,
+  };
+}
+
+/**
+ * The results to store for the tool calls of the branch's last message when
+ * a crash left them without any (an interrupt always stores them itself);
+ * null when every call has its result.
+ */
+export function unansweredCalls(branch: BranchContext): UserMessage | null {
+  const last = branch.messages.at(-1);
+  if (last === undefined || last.role !== "assistant") return null;
+  const calls = toolCallsOf(last);
+  if (calls.length === 0) return null;
+  return {
+    role: "user",
+    blocks: calls.map((call) => ({
+      type: "tool_result",
+      callId: call.id,
+      content: [{ type: "text", text: UNANSWERED_CALL_RESULT }],
+      isError: true,
+    })),
+  };
+}
+
+/** What a continued run uses, and what the branch says. */
+export interface SwitchChoice {
+  readonly agent: string;
+  readonly model: string;
+  /** The reasoning level, or null for off. */
+  readonly thinking: string | null;
+}
+
+/**
+ * The switch entries that make the branch continue with `chosen`: one per
+ * value that differs from the branch's current one, agent first.
+ *
+ * @example
+ * ```ts
+ * switchEntries(
+ *   { agent: "coder", model: "openai/gpt-4o", thinking: null },
+ *   { agent: "coder", model: "anthropic/claude-sonnet-4-5", thinking: null },
+ * ); // [{ kind: "model", model: "anthropic/claude-sonnet-4-5" }]
+ * ```
+ */
+export function switchEntries(current: SwitchChoice, chosen: SwitchChoice): NewEntry[] {
+  const entries: NewEntry[] = [];
+  if (chosen.agent !== current.agent) entries.push({ kind: "agent", agent: chosen.agent });
+  if (chosen.model !== current.model) entries.push({ kind: "model", model: chosen.model });
+  if (chosen.thinking !== current.thinking) {
+    entries.push({ kind: "thinking", thinking: chosen.thinking ?? "off" });
+  }
+  return entries;
+}
+
+/** What a continued run starts from and what it appends before its prompt. */
+export interface Continuation {
+  /** The branch's messages after its last compaction, plus results for unanswered calls. */
+  readonly history: Message[];
+  /** The entry ids of `history` that are already stored, in order. */
+  readonly historyIds: readonly string[];
+  /** The last compaction's summary, when the branch has one. */
+  readonly summary: string | undefined;
+  /** Entries to write before the prompt: results for unanswered calls, then switches. */
+  readonly pending: NewEntry[];
+}
+
+/** How `session` continues with the agent, model and reasoning level `chosen`. */
+export function continuation(session: ContinuedSession, chosen: SwitchChoice): Continuation {
+  const { branch } = session;
+  const repair = unansweredCalls(branch);
+  const current = { agent: branch.agent, model: branch.model, thinking: branch.thinking };
+  return {
+    history: repair === null ? branch.messages : [...branch.messages, repair],
+    historyIds: branch.messageIds,
+    summary: branch.compaction?.summary,
+    pending: [
+      ...(repair === null ? [] : [toMessageFields(repair)]),
+      ...switchEntries(current, chosen),
+    ],
+  };
+}
+
+/**
+ * The agent the session's branch uses (its last `agent` switch, else the
+ * header's).
+ *
+ * @throws {Error} saying so and suggesting -a when that agent no longer exists
+ */
+export async function loadSessionAgent(
+  agentsDir: string,
+  session: ContinuedSession,
+): Promise<AgentDefinition> {
+  const id = session.branch.agent;
+  try {
+    return await loadAgent(agentsDir, id);
+  } catch (error) {
+    if (!(error instanceof AgentFileError) || error.path !== agentPath(agentsDir, id)) throw error;
+    if (!(error.cause instanceof Deno.errors.NotFound)) throw error;
+    throw new Error(
+      `session ${session.id} uses agent "${id}", which no longer exists ` +
+        `(${
+          agentPath(agentsDir, id)
+        } not found): pass -a AGENT or -f FILE to continue it with another agent`,
+      { cause: error },
+    );
+  }
+}
+
+/** The error for a session whose model cannot be used any more, suggesting -m. */
+export function sessionModelError(session: ContinuedSession, model: string, error: unknown): Error {
+  const reason = error instanceof Error ? error.message : String(error);
+  return new Error(
+    `session ${session.id} uses model "${model}", which is not available (${reason}): ` +
+      "pass -m PROVIDER/MODEL to continue it with another model",
+    { cause: error },
+  );
+}

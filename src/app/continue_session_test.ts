@@ -1,0 +1,70 @@
+import assert from "node:assert/strict";
+import { userText } from "../llm/messages.ts";
+import type { BranchContext } from "../sessions/history.ts";
+import { switchEntries, UNANSWERED_CALL_RESULT, unansweredCalls } from "./continue_session.ts";
+
+function branch(messages: BranchContext["messages"]): BranchContext {
+  return {
+    compaction: null,
+    messages,
+    messageIds: messages.map((_, index) => `m${index}`),
+    agent: "coder",
+    model: "fake/m",
+    thinking: null,
+  };
+}
+
+Deno.test("unansweredCalls() answers every call of a last assistant message with an error", () => {
+  const repair = unansweredCalls(branch([
+    userText("go"),
+    {
+      role: "assistant",
+      blocks: [
+        { type: "text", text: "Running." },
+        { type: "tool_call", id: "c1", name: "shell", arguments: {} },
+        { type: "tool_call", id: "c2", name: "http", arguments: {} },
+      ],
+      model: "m",
+      stopReason: "tool_use",
+      usage: null,
+    },
+  ]));
+  assert.deepEqual(repair, {
+    role: "user",
+    blocks: ["c1", "c2"].map((callId) => ({
+      type: "tool_result",
+      callId,
+      content: [{ type: "text", text: UNANSWERED_CALL_RESULT }],
+      isError: true,
+    })),
+  });
+});
+
+Deno.test("unansweredCalls() is null when the branch ends with a prompt, results or an answer", () => {
+  assert.equal(unansweredCalls(branch([])), null);
+  assert.equal(unansweredCalls(branch([userText("go")])), null);
+  assert.equal(
+    unansweredCalls(branch([userText("go"), {
+      role: "assistant",
+      blocks: [{ type: "text", text: "Done." }],
+      model: "m",
+      stopReason: "end_turn",
+      usage: null,
+    }])),
+    null,
+  );
+});
+
+Deno.test("switchEntries() writes one entry per changed value, agent first", () => {
+  const current = { agent: "coder", model: "fake/m", thinking: null };
+  assert.deepEqual(switchEntries(current, current), []);
+  assert.deepEqual(switchEntries(current, { agent: "rev", model: "x/y", thinking: "high" }), [
+    { kind: "agent", agent: "rev" },
+    { kind: "model", model: "x/y" },
+    { kind: "thinking", thinking: "high" },
+  ]);
+  assert.deepEqual(
+    switchEntries({ ...current, thinking: "high" }, { ...current, thinking: null }),
+    [{ kind: "thinking", thinking: "off" }],
+  );
+});
