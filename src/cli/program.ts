@@ -12,13 +12,14 @@ import { Command, CommanderError, Option } from "commander";
 import type { Io } from "../ui/io.ts";
 import { UsageError } from "./exit.ts";
 import type { RunFlags } from "./run.ts";
+import { addSessionsCommand } from "./sessions_program.ts";
 import { versionLine } from "./version.ts";
 
 /** What a parsed invocation does once commander is done with argv. */
 type Action = () => Promise<number>;
 
 /** The names of the top-level commands, for the unknown-command check. */
-const COMMANDS = new Set(["run", "auth", "models", "help", "version"]);
+const COMMANDS = new Set(["run", "auth", "models", "sessions", "help", "version"]);
 
 /** Parses `argv` and runs the command; resolves to the exit code. */
 export async function runCli(
@@ -79,6 +80,7 @@ Examples:
   addRunCommand(program, io, signal, choose);
   addModelsCommand(program, io, choose);
   addAuthCommand(program, io, choose);
+  addSessionsCommand(program, io, choose);
   return program;
 }
 
