@@ -1,0 +1,148 @@
+import assert from "node:assert/strict";
+import { checkSession, linesOf, sessionIdOf } from "./harness/assertions.ts";
+import { createTestEnv, DEFAULT_AGENT_BODY } from "./harness/env.ts";
+import { startFakeProvider } from "./harness/fake_provider.ts";
+import { isRecord } from "./harness/json.ts";
+import { systemPromptOf } from "./harness/wire.ts";
+
+Deno.test("AGENTS.md is added after the agent body, labelled with its file name", async () => {
+  await using provider = await startFakeProvider([{ text: "ok" }]);
+  await using env = await createTestEnv({ provider });
+  await env.writeFile("workspace/AGENTS.md", "Always use tabs.\n");
+  await env.writeFile("workspace/CLAUDE.md", "Never read me.\n");
+  const result = await env.run(["run", "-a", "coder", "hi"]);
+  assert.equal(result.code, 0, result.stderr);
+  const system = systemPromptOf(provider.requests[0]);
+  assert.ok(system.startsWith(`${DEFAULT_AGENT_BODY}\n\n`), system);
+  assert.ok(system.includes("AGENTS.md"), system);
+  assert.ok(
+    system.includes(
+      '<project-instructions file="AGENTS.md">\nAlways use tabs.\n</project-instructions>',
+    ),
+    system,
+  );
+  assert.ok(!system.includes("Never read me."), system);
+});
+
+Deno.test("CLAUDE.md is used when there is no AGENTS.md", async () => {
+  await using provider = await startFakeProvider([{ text: "ok" }]);
+  await using env = await createTestEnv({ provider });
+  await env.writeFile("workspace/CLAUDE.md", "Prefer small diffs.\n");
+  const result = await env.run(["run", "-a", "coder", "hi"]);
+  assert.equal(result.code, 0, result.stderr);
+  assert.ok(
+    systemPromptOf(provider.requests[0]).includes(
+      '<project-instructions file="CLAUDE.md">\nPrefer small diffs.\n</project-instructions>',
+    ),
+  );
+});
+
+Deno.test("instructions come from the -C workspace, not the current directory", async () => {
+  await using provider = await startFakeProvider([{ text: "ok" }]);
+  await using env = await createTestEnv({ provider });
+  const other = await env.makeDir("other");
+  await env.writeFile("other/AGENTS.md", "Other rules.\n");
+  await env.writeFile("workspace/AGENTS.md", "Local rules.\n");
+  const result = await env.run(["run", "-a", "coder", "-C", other, "hi"]);
+  assert.equal(result.code, 0, result.stderr);
+  const system = systemPromptOf(provider.requests[0]);
+  assert.ok(system.includes("Other rules."), system);
+  assert.ok(!system.includes("Local rules."), system);
+});
+
+Deno.test("without instructions or skills the system prompt is the agent body alone", async () => {
+  await using provider = await startFakeProvider([{ text: "ok" }]);
+  await using env = await createTestEnv({ provider });
+  const result = await env.run(["run", "-a", "coder", "hi"]);
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(systemPromptOf(provider.requests[0]), DEFAULT_AGENT_BODY);
+});
+
+Deno.test("skills are listed by name, description and path, and their bodies are never inlined", async () => {
+  await using provider = await startFakeProvider([{ text: "ok" }]);
+  await using env = await createTestEnv({ provider });
+  await env.writeFile(
+    "workspace/.agents/skills/release/SKILL.md",
+    "---\nname: release\ndescription: Cuts a release of the project.\n---\nSECRET-STEPS\n",
+  );
+  await env.writeFile(
+    "workspace/.agents/skills/db-migrate/SKILL.md",
+    "---\nname: db-migrate\ndescription: Writes a database migration.\n---\nMORE-STEPS\n",
+  );
+  const result = await env.run(["run", "-a", "coder", "hi"]);
+  assert.equal(result.code, 0, result.stderr);
+  const system = systemPromptOf(provider.requests[0]);
+  assert.ok(
+    system.includes(
+      "- db-migrate: Writes a database migration. (file: .agents/skills/db-migrate/SKILL.md)\n" +
+        "- release: Cuts a release of the project. (file: .agents/skills/release/SKILL.md)",
+    ),
+    system,
+  );
+  assert.match(system, /read its file/);
+  assert.ok(!system.includes("SECRET-STEPS") && !system.includes("MORE-STEPS"), system);
+  assert.deepEqual(linesOf(result.stderr), [`session: ${sessionIdOf(result.stderr)}`]);
+});
+
+Deno.test("broken skills are diagnostics printed once after the session line", async () => {
+  await using provider = await startFakeProvider([
+    { toolCalls: [{ name: "shell", arguments: { command: "true" } }] },
+    { text: "ok" },
+  ]);
+  await using env = await createTestEnv({ provider });
+  await env.writeFile("workspace/.agents/skills/lint/SKILL.md", "---\nname: lint\n---\nbody\n");
+  await env.writeFile(
+    "workspace/.agents/skills/deploy/SKILL.md",
+    "---\nname: ship\ndescription: Deploys.\n---\n",
+  );
+  await env.writeFile("workspace/.agents/skills/notes/SKILL.md", "---\ndescription: Notes.\n---\n");
+  const result = await env.run(["run", "-a", "coder", "hi"]);
+  assert.equal(result.code, 0, result.stderr);
+  const id = sessionIdOf(result.stderr);
+  assert.deepEqual(linesOf(result.stderr).slice(0, 4), [
+    `session: ${id}`,
+    'skill "deploy": name "ship" does not match its folder (rename one to the other) (.agents/skills/deploy/SKILL.md)',
+    'skill "lint": missing description (the skill is left out until it has one) (.agents/skills/lint/SKILL.md)',
+    'skill "notes": missing name (add "name: notes") (.agents/skills/notes/SKILL.md)',
+  ]);
+  assert.equal(result.stderr.split('skill "lint"').length, 2, "a diagnostic was repeated");
+  const system = systemPromptOf(provider.requests[0]);
+  assert.ok(system.includes("- ship: Deploys."), system);
+  assert.ok(system.includes("- notes: Notes."), system);
+  assert.ok(!system.includes("- lint"), system);
+  const stored = JSON.stringify(checkSession(await env.readSession(id)).entries);
+  assert.ok(!stored.includes("missing description"), "a diagnostic was stored");
+});
+
+Deno.test("stream-json carries skill diagnostics in run_start", async () => {
+  await using provider = await startFakeProvider([{ text: "ok" }]);
+  await using env = await createTestEnv({ provider });
+  await env.writeFile("workspace/.agents/skills/lint/SKILL.md", "---\nname: lint\n---\n");
+  const result = await env.run(["run", "-a", "coder", "--output", "stream-json", "hi"]);
+  assert.equal(result.code, 0, result.stderr);
+  const first: unknown = JSON.parse(linesOf(result.stdout)[0] ?? "");
+  assert.ok(isRecord(first) && first.type === "run_start", result.stdout);
+  assert.deepEqual(first.diagnostics, [
+    'skill "lint": missing description (the skill is left out until it has one) (.agents/skills/lint/SKILL.md)',
+  ]);
+});
+
+Deno.test("edits to instructions and skills apply to the next run, also when continuing", async () => {
+  await using provider = await startFakeProvider([{ text: "a" }, { text: "b" }]);
+  await using env = await createTestEnv({ provider });
+  await env.writeFile("workspace/AGENTS.md", "Version one.\n");
+  const first = await env.run(["run", "-a", "coder", "hi"]);
+  assert.equal(first.code, 0, first.stderr);
+  await env.writeFile("workspace/AGENTS.md", "Version two.\n");
+  await env.writeFile(
+    "workspace/.agents/skills/new/SKILL.md",
+    "---\nname: new\ndescription: A new skill.\n---\n",
+  );
+  const second = await env.run(["run", "-c", "again"]);
+  assert.equal(second.code, 0, second.stderr);
+  const before = systemPromptOf(provider.requests[0]);
+  const after = systemPromptOf(provider.requests[1]);
+  assert.ok(before.includes("Version one.") && !before.includes("A new skill."), before);
+  assert.ok(after.includes("Version two.") && after.includes("- new: A new skill."), after);
+  assert.ok(!after.includes("Version one."), after);
+});
