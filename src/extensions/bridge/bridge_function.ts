@@ -1,0 +1,16 @@
+/**
+ * The shape every host-side `ctx` function has.
+ *
+ * @module
+ */
+
+/** One invocation's view of the run: its interrupt and its live output. */
+export interface Invocation {
+  /** Aborted when the run is interrupted; every host call honours it. */
+  readonly signal: AbortSignal;
+  /** Live output: tool output for tools, notices for hooks. */
+  readonly output: (text: string) => void;
+}
+
+/** The host implementation of one `ctx` member; it receives the decoded guest arguments. */
+export type BridgeFunction = (args: readonly unknown[], invocation: Invocation) => unknown;

@@ -1,0 +1,110 @@
+/**
+ * `ctx.http.fetch`: any status comes back as `{ status, headers, body }`,
+ * header names lower-cased, the body decoded as UTF-8 and capped at
+ * {@link MAX_HTTP_BODY_BYTES} on a character boundary.
+ *
+ * @module
+ */
+
+import { VERSION } from "../../version.ts";
+import { BridgeError, readArguments } from "./arguments.ts";
+import type { BridgeFunction } from "./bridge_function.ts";
+
+/** The most body bytes returned to the guest (reference: 256 KiB). */
+export const MAX_HTTP_BODY_BYTES = 256 * 1024;
+
+/** The first `limit` bytes of `body`, ending on a whole UTF-8 character. */
+export async function readCappedBody(
+  body: ReadableStream<Uint8Array> | null,
+  limit: number,
+): Promise<string> {
+  if (body === null) return "";
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = body.getReader();
+  try {
+    while (size < limit) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      size += value.length;
+    }
+  } finally {
+    await reader.cancel().catch(() => {});
+  }
+  const bytes = new Uint8Array(Math.min(size, limit));
+  let offset = 0;
+  for (const chunk of chunks) {
+    const part = chunk.subarray(0, bytes.length - offset);
+    bytes.set(part, offset);
+    offset += part.length;
+  }
+  let end = bytes.length;
+  if (size > limit) {
+    // Drop a character cut in half: back up over continuation bytes to its lead byte.
+    let lead = end;
+    while (lead > 0 && ((bytes[lead - 1] ?? 0) & 0xc0) === 0x80) lead--;
+    const first = bytes[lead - 1] ?? 0;
+    const length = first >= 0xf0 ? 4 : first >= 0xe0 ? 3 : first >= 0xc0 ? 2 : 1;
+    if (lead > 0 && end - (lead - 1) < length) end = lead - 1;
+  }
+  return new TextDecoder().decode(bytes.subarray(0, end));
+}
+
+function parseUrl(fn: string, url: string): URL {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new BridgeError(`${fn}: invalid URL: "${url}"`, "TypeError");
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
+    throw new BridgeError(
+      `${fn}: only http and https URLs are supported (found "${url}")`,
+      "TypeError",
+    );
+  }
+  return parsed;
+}
+
+async function fetchForGuest(args: readonly unknown[], signal: AbortSignal) {
+  const fn = "ctx.http.fetch";
+  const reader = readArguments(fn, args);
+  const url = parseUrl(fn, reader.string(0, "url"));
+  const options = reader.options(1);
+  const method = (options.string("method") ?? "GET").toUpperCase();
+  const headers = new Headers(options.stringMap("headers") ?? {});
+  const body = options.string("body");
+  const timeoutMs = options.number("timeout_ms");
+  if (!headers.has("user-agent")) headers.set("user-agent", `rienda/${VERSION}`);
+  const timeout = timeoutMs === undefined ? null : AbortSignal.timeout(timeoutMs);
+  try {
+    const response = await fetch(url, {
+      method,
+      headers,
+      ...(body === undefined ? {} : { body }),
+      signal: timeout === null ? signal : AbortSignal.any([signal, timeout]),
+    });
+    const responseHeaders: Record<string, string> = {};
+    response.headers.forEach((value, name) => {
+      responseHeaders[name.toLowerCase()] = value;
+    });
+    const text = await readCappedBody(response.body, MAX_HTTP_BODY_BYTES);
+    return { status: response.status, headers: responseHeaders, body: text };
+  } catch (error) {
+    if (timeout?.aborted && !signal.aborted) {
+      throw new BridgeError(
+        `${fn}: the request timed out after ${timeoutMs} ms: ${method} ${url.href}`,
+      );
+    }
+    const detail = error instanceof Error ? error.message : String(error);
+    throw new BridgeError(`${fn}: ${method} ${url.href} failed: ${detail}`, "Error", {
+      cause: error,
+    });
+  }
+}
+
+/** The `ctx.http` functions. */
+export function httpFunctions(): Record<string, BridgeFunction> {
+  return { "http.fetch": (args, { signal }) => fetchForGuest(args, signal) };
+}

@@ -1,0 +1,58 @@
+/**
+ * The blocking `ctx` members that reach the person or the clock:
+ * `ctx.confirm` (true with auto-approve, asked through the front end when a
+ * person is there, false otherwise) and `ctx.sleep` (returns early when the
+ * run is interrupted). `ctx.log` and `ctx.notify` are events, see `bridge.ts`.
+ *
+ * @module
+ */
+
+import type { ExtensionRunContext } from "../run_context.ts";
+import { readArguments, typeError } from "./arguments.ts";
+import type { BridgeFunction } from "./bridge_function.ts";
+
+/** Resolves after `ms` milliseconds, or at once when `signal` aborts. */
+export function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    signal.addEventListener("abort", done, { once: true });
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    }
+  });
+}
+
+async function confirm(
+  args: readonly unknown[],
+  context: ExtensionRunContext,
+  signal: AbortSignal,
+) {
+  const fn = "ctx.confirm";
+  const question = args[0];
+  if (typeof question !== "object" || question === null || Array.isArray(question)) {
+    throw typeError(fn, "the question", "an object { title, body }", question);
+  }
+  const options = readArguments(fn, args).options(0);
+  const title = options.string("title") ?? "";
+  const body = options.string("body") ?? "";
+  if (context.autoApprove) return true;
+  if (context.confirm === undefined) return false;
+  return (await context.confirm({ title, body }, signal)) === true;
+}
+
+/** `ctx.sleep` and `ctx.confirm` of one run. */
+export function uiFunctions(context: ExtensionRunContext): Record<string, BridgeFunction> {
+  return {
+    "sleep": async (args, { signal }) => {
+      const ms = args[0];
+      if (typeof ms !== "number" || !Number.isFinite(ms) || ms < 0) {
+        throw typeError("ctx.sleep", "ms", "a non-negative number", ms);
+      }
+      await sleep(ms, signal);
+    },
+    "confirm": (args, { signal }) => confirm(args, context, signal),
+  };
+}

@@ -1,0 +1,158 @@
+/**
+ * The extension host: a small pool of guest workers, each running QuickJS
+ * (sync build) in its own thread, one invocation at a time, every invocation
+ * in a fresh runtime and context. See `docs/extensions.md` ("Runtime design")
+ * for why workers and not asyncify, and for the measured costs.
+ *
+ * - Lazy: no worker (and no WASM) exists until the first invocation or
+ *   {@link ExtensionHost.warm}; idle workers never keep the process alive.
+ * - An abort interrupts the guest (tight loops included) through a shared
+ *   flag its interrupt handler polls, cancels the host call in flight, and
+ *   terminates the worker if the guest is not stopped within a second.
+ * - Limits: 64 KiB of QuickJS stack, a cap on the WASM heap; a worker that
+ *   crashed or grew too far is replaced, never reused.
+ *
+ * @module
+ */
+
+import { type Bridge, createBridge } from "./bridge/bridge.ts";
+import { type GuestResult, parseGuestResult } from "./guest_result.ts";
+import { GuestWorkerHandle, type JobRequest } from "./guest_worker_handle.ts";
+import type { GuestLimits } from "./host_protocol.ts";
+import { type ExtensionRunContext, guestContextJson } from "./run_context.ts";
+
+/** QuickJS stack per runtime: the largest measured safe on V8's default thread stack. */
+export const GUEST_STACK_BYTES = 64 * 1024;
+
+/** Default cap on a worker's WASM heap. */
+export const DEFAULT_MEMORY_LIMIT_BYTES = 256 * 1024 * 1024;
+
+/** How long a module's top-level code may run when it is loaded to check its exports. */
+export const LOAD_TIMEOUT_MS = 5000;
+
+/** Options of {@link ExtensionHost}. */
+export interface ExtensionHostOptions {
+  /** @default {DEFAULT_MEMORY_LIMIT_BYTES} */
+  readonly memoryLimitBytes?: number;
+  /** Idle workers kept for the next invocation. @default {1} */
+  readonly maxIdleWorkers?: number;
+}
+
+/** One call of an export of a user module. */
+export interface GuestCall {
+  /** The module's source text (cached by discovery, read once per process). */
+  readonly source: string;
+  /** The export to call: `execute`, or a hook point. */
+  readonly entry: string;
+  /** The arguments after `ctx`, as plain JSON data. */
+  readonly args: readonly unknown[];
+  readonly context: ExtensionRunContext;
+  /** Live output of `ctx.log` and `ctx.system.exec`. */
+  readonly output: (text: string) => void;
+  readonly signal: AbortSignal;
+  /** A deadline of its own (the `afterRun` grace period); none by default. */
+  readonly timeoutMs?: number;
+}
+
+const NO_OUTPUT = () => {};
+
+/** The pool of guest workers (a resource: close it when the run ends). */
+export class ExtensionHost implements Disposable, AsyncDisposable {
+  readonly limits: GuestLimits;
+  readonly #maxIdle: number;
+  readonly #idle: GuestWorkerHandle[] = [];
+  readonly #all = new Set<GuestWorkerHandle>();
+  readonly #bridges = new WeakMap<ExtensionRunContext, Bridge>();
+  #closed = false;
+
+  constructor(options: ExtensionHostOptions = {}) {
+    const { memoryLimitBytes = DEFAULT_MEMORY_LIMIT_BYTES, maxIdleWorkers = 1 } = options;
+    this.limits = { stackBytes: GUEST_STACK_BYTES, memoryBytes: memoryLimitBytes };
+    this.#maxIdle = maxIdleWorkers;
+  }
+
+  /** Starts a worker now, so the first invocation does not wait for the engine to load. */
+  warm(): void {
+    if (!this.#closed && this.#idle.length === 0) this.#idle.push(this.#spawn());
+  }
+
+  /** Runs a module's top-level code in a fresh context and reports its exports. */
+  inspect(source: string, signal: AbortSignal): Promise<GuestResult> {
+    const request: JobRequest = { type: "inspect", source, timeoutMs: LOAD_TIMEOUT_MS };
+    return this.#run(request, { call: () => Promise.resolve("{}"), event: NO_OUTPUT }, signal);
+  }
+
+  /** Calls one export of a module in a fresh context with a fresh `ctx`. */
+  call(call: GuestCall): Promise<GuestResult> {
+    const bridge = this.#bridgeFor(call.context);
+    const invocation = { signal: call.signal, output: call.output };
+    const request: JobRequest = {
+      type: "call",
+      source: call.source,
+      entry: call.entry,
+      contextJson: guestContextJson(call.context),
+      argsJson: JSON.stringify(call.args),
+      timeoutMs: call.timeoutMs ?? null,
+    };
+    return this.#run(request, {
+      call: (name, argsJson) => bridge.call(name, argsJson, invocation),
+      event: (name, text) => bridge.event(name, text, invocation),
+    }, call.signal);
+  }
+
+  /** Terminates every worker; later invocations fail. */
+  close(): void {
+    this.#closed = true;
+    this.#idle.length = 0;
+    for (const worker of this.#all) worker.terminate();
+    this.#all.clear();
+  }
+
+  [Symbol.dispose](): void {
+    this.close();
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    this.close();
+    return Promise.resolve();
+  }
+
+  #bridgeFor(context: ExtensionRunContext): Bridge {
+    let bridge = this.#bridges.get(context);
+    if (bridge === undefined) {
+      bridge = createBridge(context);
+      this.#bridges.set(context, bridge);
+    }
+    return bridge;
+  }
+
+  #spawn(): GuestWorkerHandle {
+    const worker = new GuestWorkerHandle(this.limits);
+    this.#all.add(worker);
+    return worker;
+  }
+
+  async #run(
+    request: JobRequest,
+    handlers: Parameters<GuestWorkerHandle["run"]>[1],
+    signal: AbortSignal,
+  ): Promise<GuestResult> {
+    if (this.#closed) {
+      return { kind: "stopped", reason: "crashed", message: "the extension host is closed" };
+    }
+    let worker = this.#idle.pop();
+    while (worker !== undefined && !worker.alive) {
+      this.#all.delete(worker);
+      worker = this.#idle.pop();
+    }
+    worker ??= this.#spawn();
+    const report = await worker.run(request, handlers, signal);
+    if (report.reusable && worker.alive && !this.#closed && this.#idle.length < this.#maxIdle) {
+      this.#idle.push(worker);
+    } else {
+      worker.terminate();
+      this.#all.delete(worker);
+    }
+    return parseGuestResult(report.outcome, this.limits);
+  }
+}

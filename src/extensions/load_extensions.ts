@@ -1,0 +1,209 @@
+/**
+ * User JavaScript tools and hooks, hosted in QuickJS (spec: runtime.md,
+ * "Extension hosting"; reference: rienda-tools.md, rienda-hooks.md). This is
+ * the folder's entry point for the app.
+ *
+ * - {@link loadAgentExtensions}: an agent's tools (user tools replace
+ *   built-ins of the same name, with a diagnostic) and its hook runner;
+ *   a declared tool or hook that is unknown or broken fails before any request.
+ * - {@link loadExtensionCatalog}: every tool and hook of the home, checked,
+ *   for `rienda tools`, `rienda hooks` and `rienda doctor`.
+ * - The engine (a QuickJS worker) starts only when an agent declares a user
+ *   extension; otherwise nothing but a directory listing happens.
+ * - Diagnostics read `tool "<name>": <problem>` / `hook "<name>": <problem>`.
+ *
+ * @module
+ */
+
+import { type HookRunner, NO_HOOKS } from "../engine/hooks.ts";
+import type { Tool } from "../tools/tool.ts";
+import { discoverExtensions, type ExtensionSource } from "./discovery.ts";
+import { createHookRunner } from "./hook_runner.ts";
+import type { ExtensionHost } from "./host.ts";
+import { type LoadedHook, type LoadedTool, loadExtensionModule } from "./load_module.ts";
+import type { ExtensionRunContext } from "./run_context.ts";
+import { createUserTool } from "./user_tool.ts";
+
+/** A declared tool or hook is unknown or broken; the message names the agent file and the fix. */
+export class ExtensionLoadError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ExtensionLoadError";
+  }
+}
+
+/** Where extensions live and what checking them may use. */
+export interface ExtensionDirs {
+  readonly host: ExtensionHost;
+  /** `$RIENDA_HOME/tools`. */
+  readonly toolsDir: string;
+  /** `$RIENDA_HOME/hooks`. */
+  readonly hooksDir: string;
+  /** The names of the built-in tools (`http`, `shell`). */
+  readonly builtinToolNames: readonly string[];
+  readonly signal: AbortSignal;
+}
+
+/** Every extension of the home, checked. */
+export interface ExtensionCatalog {
+  /** Loaded user tools, sorted by name. */
+  readonly tools: readonly LoadedTool[];
+  /** Loaded user hooks, sorted by name. */
+  readonly hooks: readonly LoadedHook[];
+  /** Broken extensions, warnings and built-ins replaced by user tools, in name order. */
+  readonly diagnostics: readonly string[];
+}
+
+interface Checked {
+  readonly loaded: Map<string, LoadedTool | LoadedHook>;
+  readonly problems: Map<string, string>;
+  readonly diagnostics: string[];
+}
+
+async function check(dirs: ExtensionDirs, found: readonly ExtensionSource[]): Promise<Checked> {
+  const loaded = new Map<string, LoadedTool | LoadedHook>();
+  const problems = new Map<string, string>();
+  const diagnostics: string[] = [];
+  for (const extension of found) {
+    const result = await loadExtensionModule(dirs.host, extension, dirs.signal);
+    if (result.ok) {
+      loaded.set(extension.name, result.extension);
+      diagnostics.push(...result.warnings);
+      if (extension.kind === "tool" && dirs.builtinToolNames.includes(extension.name)) {
+        diagnostics.push(`tool "${extension.name}": replaces the built-in tool of the same name`);
+      }
+    } else {
+      problems.set(extension.name, result.problem);
+      diagnostics.push(result.problem);
+    }
+  }
+  return { loaded, problems, diagnostics };
+}
+
+function isTool(value: LoadedTool | LoadedHook | undefined): value is LoadedTool {
+  return value?.kind === "tool";
+}
+
+function isHook(value: LoadedTool | LoadedHook | undefined): value is LoadedHook {
+  return value?.kind === "hook";
+}
+
+/** Discovers and checks every tool and hook of the home. */
+export async function loadExtensionCatalog(dirs: ExtensionDirs): Promise<ExtensionCatalog> {
+  const [tools, hooks] = await Promise.all([
+    discoverExtensions("tool", dirs.toolsDir),
+    discoverExtensions("hook", dirs.hooksDir),
+  ]);
+  if (tools.found.length + hooks.found.length > 0) dirs.host.warm();
+  const checkedTools = await check(dirs, tools.found);
+  const checkedHooks = await check(dirs, hooks.found);
+  return {
+    tools: [...checkedTools.loaded.values()].filter(isTool),
+    hooks: [...checkedHooks.loaded.values()].filter(isHook),
+    diagnostics: [
+      ...tools.diagnostics,
+      ...checkedTools.diagnostics,
+      ...hooks.diagnostics,
+      ...checkedHooks.diagnostics,
+    ],
+  };
+}
+
+/** What an agent declares, and the run its extensions serve. */
+export interface AgentExtensionRequest extends ExtensionDirs {
+  /** The agent file, named in errors. */
+  readonly agentPath: string;
+  /** `tools:` of the agent, in order. */
+  readonly tools: readonly string[];
+  /** `hooks:` of the agent, in order. */
+  readonly hooks: readonly string[];
+  /** The built-in tools, replaced by user tools of the same name. */
+  readonly builtins: readonly Tool[];
+  readonly context: ExtensionRunContext;
+}
+
+/** The tools and hooks of one run. */
+export interface AgentExtensions {
+  /** The agent's tools in declared order: user tools and the built-ins not replaced. */
+  readonly tools: readonly Tool[];
+  readonly hooks: HookRunner;
+  /** To report once at the start of the run. */
+  readonly diagnostics: readonly string[];
+}
+
+function available(names: Iterable<string>): string {
+  const sorted = [...new Set(names)].sort();
+  return sorted.length === 0 ? "none" : sorted.join(", ");
+}
+
+/**
+ * Resolves an agent's tools and hooks (see the module doc).
+ *
+ * @throws {ExtensionLoadError} when a declared tool or hook is unknown or broken
+ */
+export async function loadAgentExtensions(
+  request: AgentExtensionRequest,
+): Promise<AgentExtensions> {
+  const [tools, hooks] = await Promise.all([
+    discoverExtensions("tool", request.toolsDir),
+    discoverExtensions("hook", request.hooksDir),
+  ]);
+  const userToolNames = new Set(tools.found.map((tool) => tool.name));
+  const declaresUserCode = request.hooks.length > 0 ||
+    request.tools.some((name) => userToolNames.has(name));
+  const builtins = new Map(request.builtins.map((tool) => [tool.name, tool]));
+  if (!declaresUserCode) {
+    const selected = request.tools.map((name) => {
+      const tool = builtins.get(name);
+      if (tool !== undefined) return tool;
+      const names = available([...builtins.keys(), ...userToolNames]);
+      throw new ExtensionLoadError(
+        `${request.agentPath}: tools: unknown tool "${name}" (available: ${names})`,
+      );
+    });
+    return {
+      tools: selected,
+      hooks: NO_HOOKS,
+      diagnostics: [...tools.diagnostics, ...hooks.diagnostics],
+    };
+  }
+  request.host.warm();
+  const checkedTools = await check(request, tools.found);
+  const checkedHooks = await check(request, hooks.found);
+  const selected = request.tools.map((name) => {
+    const problem = checkedTools.problems.get(name);
+    if (problem !== undefined) {
+      throw new ExtensionLoadError(`${request.agentPath}: tools: ${problem}`);
+    }
+    const loaded = checkedTools.loaded.get(name);
+    if (isTool(loaded)) return createUserTool(loaded, request);
+    const tool = builtins.get(name);
+    if (tool !== undefined) return tool;
+    const names = available([...builtins.keys(), ...checkedTools.loaded.keys()]);
+    throw new ExtensionLoadError(
+      `${request.agentPath}: tools: unknown tool "${name}" (available: ${names})`,
+    );
+  });
+  const selectedHooks = request.hooks.map((name) => {
+    const problem = checkedHooks.problems.get(name);
+    if (problem !== undefined) {
+      throw new ExtensionLoadError(`${request.agentPath}: hooks: ${problem}`);
+    }
+    const loaded = checkedHooks.loaded.get(name);
+    if (isHook(loaded)) return loaded;
+    const names = available(checkedHooks.loaded.keys());
+    throw new ExtensionLoadError(
+      `${request.agentPath}: hooks: unknown hook "${name}" (available: ${names})`,
+    );
+  });
+  return {
+    tools: selected,
+    hooks: selectedHooks.length === 0 ? NO_HOOKS : createHookRunner(selectedHooks, request),
+    diagnostics: [
+      ...tools.diagnostics,
+      ...checkedTools.diagnostics,
+      ...hooks.diagnostics,
+      ...checkedHooks.diagnostics,
+    ],
+  };
+}

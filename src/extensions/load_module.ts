@@ -1,0 +1,193 @@
+/**
+ * Loads one extension: runs its module's top-level code in a fresh context
+ * and checks the exports. A broken module is a problem in the spec's words
+ * (`tool "x": missing "execute" (a function)`), never a crash.
+ *
+ * - Tools export `description` (non-blank string), `parameters` (a JSON
+ *   Schema of `"type": "object"`) and `execute` (a function); other keys are
+ *   allowed (helpers).
+ * - Hooks export functions named after the six points. A known point that is
+ *   not a function breaks the hook; an unknown key is a warning (the hook
+ *   still loads), since it is most often a misspelt point.
+ *
+ * @module
+ */
+
+import { HOOK_POINTS, type HookPoint } from "../engine/hooks.ts";
+import type { ExtensionSource } from "./discovery.ts";
+import { formatGuestError, type GuestResult } from "./guest_result.ts";
+import { type ExtensionHost, LOAD_TIMEOUT_MS } from "./host.ts";
+
+/** A user tool whose exports were checked. */
+export interface LoadedTool extends ExtensionSource {
+  readonly kind: "tool";
+  readonly description: string;
+  readonly parameters: Readonly<Record<string, unknown>>;
+}
+
+/** A user hook whose exports were checked. */
+export interface LoadedHook extends ExtensionSource {
+  readonly kind: "hook";
+  /** The points it implements, in {@link HOOK_POINTS} order. */
+  readonly points: readonly HookPoint[];
+}
+
+/** The outcome of {@link loadExtensionModule}. */
+export type ModuleLoad =
+  | {
+    readonly ok: true;
+    readonly extension: LoadedTool | LoadedHook;
+    /** Non-fatal remarks (`hook "x": unknown point …`). */
+    readonly warnings: readonly string[];
+  }
+  | { readonly ok: false; readonly problem: string };
+
+interface ExportInfo {
+  readonly type: string;
+  /** JSON text of the value; null when it cannot be encoded, absent for functions. */
+  readonly json?: string | null;
+}
+
+interface ExportReport {
+  readonly type: string;
+  readonly keys: ReadonlyMap<string, ExportInfo>;
+}
+
+function parseReport(value: unknown): ExportReport | null {
+  if (typeof value !== "object" || value === null) return null;
+  const type: unknown = Reflect.get(value, "type");
+  const keys: unknown = Reflect.get(value, "keys");
+  if (typeof type !== "string" || typeof keys !== "object" || keys === null) return null;
+  const map = new Map<string, ExportInfo>();
+  for (const [key, info] of Object.entries(keys)) {
+    if (typeof info !== "object" || info === null) continue;
+    const infoType: unknown = Reflect.get(info, "type");
+    const json: unknown = Reflect.get(info, "json");
+    if (typeof infoType !== "string") continue;
+    map.set(
+      key,
+      typeof json === "string" || json === null ? { type: infoType, json } : { type: infoType },
+    );
+  }
+  return { type, keys: map };
+}
+
+function article(type: string): string {
+  return type === "undefined" || type === "null"
+    ? type
+    : /^[aeiou]/.test(type)
+    ? `an ${type}`
+    : `a ${type}`;
+}
+
+function reportOf(result: GuestResult): ExportReport | string {
+  switch (result.kind) {
+    case "threw":
+      return `its top-level code failed: ${formatGuestError(result.error)}`;
+    case "stopped":
+      return result.reason === "timeout"
+        ? `its top-level code did not finish within ${LOAD_TIMEOUT_MS / 1000} s`
+        : `it could not be loaded: ${result.message}`;
+    case "value": {
+      const report = result.value.kind === "json" ? parseReport(result.value.value) : null;
+      if (report === null) return "it could not be loaded: unreadable exports";
+      if (report.type !== "object" && report.type !== "function") {
+        return `module.exports must be an object (found ${article(report.type)})`;
+      }
+      return report;
+    }
+    default: {
+      const never: never = result;
+      throw new Error(`unexpected result ${JSON.stringify(never)}`);
+    }
+  }
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function checkTool(
+  report: ExportReport,
+): { problems: string[]; tool?: Pick<LoadedTool, "description" | "parameters"> } {
+  const problems: string[] = [];
+  const description = report.keys.get("description");
+  const descriptionText = description?.json ? parseJson(description.json) : undefined;
+  if (description === undefined || description.type === "undefined") {
+    problems.push(`missing "description" (a non-blank string)`);
+  } else if (typeof descriptionText !== "string") {
+    problems.push(`"description" must be a non-blank string (found ${article(description.type)})`);
+  } else if (descriptionText.trim() === "") {
+    problems.push(`"description" is blank`);
+  }
+  const parameters = report.keys.get("parameters");
+  const schema = parameters?.json ? parseJson(parameters.json) : undefined;
+  if (parameters === undefined || parameters.type === "undefined") {
+    problems.push(`missing "parameters" (a JSON Schema object)`);
+  } else if (parameters.type !== "object" || typeof schema !== "object" || schema === null) {
+    problems.push(`"parameters" must be a JSON Schema object (found ${article(parameters.type)})`);
+  } else if (Reflect.get(schema, "type") !== "object") {
+    problems.push(`"parameters" must be an object schema ("type": "object")`);
+  }
+  const execute = report.keys.get("execute");
+  if (execute === undefined || execute.type === "undefined") {
+    problems.push(`missing "execute" (a function)`);
+  } else if (execute.type !== "function") {
+    problems.push(`"execute" must be a function (found ${article(execute.type)})`);
+  }
+  if (problems.length > 0 || typeof descriptionText !== "string") return { problems };
+  const record: Record<string, unknown> = {};
+  if (typeof schema === "object" && schema !== null) Object.assign(record, schema);
+  return { problems, tool: { description: descriptionText, parameters: record } };
+}
+
+function checkHook(
+  report: ExportReport,
+): { problems: string[]; warnings: string[]; points: HookPoint[] } {
+  const problems: string[] = [];
+  const warnings: string[] = [];
+  const points: HookPoint[] = [];
+  const known: readonly string[] = HOOK_POINTS;
+  for (const point of HOOK_POINTS) {
+    const info = report.keys.get(point);
+    if (info === undefined || info.type === "undefined") continue;
+    if (info.type === "function") points.push(point);
+    else problems.push(`"${point}" must be a function (found ${article(info.type)})`);
+  }
+  for (const key of report.keys.keys()) {
+    if (!known.includes(key)) {
+      warnings.push(`unknown point "${key}" ignored (known: ${HOOK_POINTS.join(", ")})`);
+    }
+  }
+  if (points.length === 0 && problems.length === 0) {
+    problems.push(`exports no hook point (expected at least one of: ${HOOK_POINTS.join(", ")})`);
+  }
+  return { problems, warnings, points };
+}
+
+/** Runs the module's top-level code in a fresh context and checks its exports. */
+export async function loadExtensionModule(
+  host: ExtensionHost,
+  extension: ExtensionSource,
+  signal: AbortSignal,
+): Promise<ModuleLoad> {
+  const prefix = `${extension.kind} "${extension.name}": `;
+  const report = reportOf(await host.inspect(extension.source, signal));
+  if (typeof report === "string") return { ok: false, problem: prefix + report };
+  if (extension.kind === "tool") {
+    const { problems, tool } = checkTool(report);
+    if (tool === undefined) return { ok: false, problem: prefix + problems.join("; ") };
+    return { ok: true, extension: { ...extension, kind: "tool", ...tool }, warnings: [] };
+  }
+  const { problems, warnings, points } = checkHook(report);
+  if (problems.length > 0) return { ok: false, problem: prefix + problems.join("; ") };
+  return {
+    ok: true,
+    extension: { ...extension, kind: "hook", points },
+    warnings: warnings.map((warning) => prefix + warning),
+  };
+}

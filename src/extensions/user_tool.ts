@@ -1,0 +1,78 @@
+/**
+ * A loaded JavaScript tool as a {@link Tool}: every call runs `execute(ctx,
+ * args)` in a fresh context, streams `ctx.log` and exec output to the call's
+ * output, and types the return exactly as the reference says (a string, or
+ * `{ text, isError? }`; anything else, or a throw, is an error result).
+ *
+ * @module
+ */
+
+import { errorResult, textResult, type Tool, type ToolResult } from "../tools/tool.ts";
+import { describeGuestValue, formatGuestError, type GuestResult } from "./guest_result.ts";
+import type { ExtensionHost } from "./host.ts";
+import type { LoadedTool } from "./load_module.ts";
+import type { ExtensionRunContext } from "./run_context.ts";
+
+const EXPECTED_RETURN = "return a string or { text: string, isError?: boolean }";
+
+/** Maps what `execute` produced to the result the model reads. */
+export function toToolResult(result: GuestResult): ToolResult {
+  switch (result.kind) {
+    case "threw":
+      return errorResult(formatGuestError(result.error));
+    case "stopped":
+      return errorResult(
+        result.reason === "interrupted" ? "the tool was interrupted" : `the tool ${result.message}`,
+      );
+    case "value": {
+      const { value } = result;
+      if (value.kind === "json") {
+        const returned = value.value;
+        if (typeof returned === "string") return textResult(returned);
+        if (typeof returned === "object" && returned !== null && !Array.isArray(returned)) {
+          const text: unknown = Reflect.get(returned, "text");
+          const isError: unknown = Reflect.get(returned, "isError");
+          if (typeof text === "string" && (isError === undefined || typeof isError === "boolean")) {
+            return { text, isError: isError === true };
+          }
+          const problem = typeof text !== "string"
+            ? "an object without a text string"
+            : "an object whose isError is not a boolean";
+          return errorResult(`execute returned ${problem}: ${EXPECTED_RETURN}`);
+        }
+      }
+      return errorResult(`execute returned ${describeGuestValue(value)}: ${EXPECTED_RETURN}`);
+    }
+    default: {
+      const never: never = result;
+      throw new Error(`unexpected result ${JSON.stringify(never)}`);
+    }
+  }
+}
+
+/** What {@link createUserTool} needs besides the tool. */
+export interface UserToolOptions {
+  readonly host: ExtensionHost;
+  readonly context: ExtensionRunContext;
+}
+
+/** A loaded user tool as a {@link Tool}. */
+export function createUserTool(tool: LoadedTool, options: UserToolOptions): Tool {
+  const { host, context } = options;
+  return {
+    name: tool.name,
+    description: tool.description,
+    parameters: tool.parameters,
+    async execute(args, call) {
+      const result = await host.call({
+        source: tool.source,
+        entry: "execute",
+        args: [args],
+        context,
+        output: call.output,
+        signal: call.signal,
+      });
+      return toToolResult(result);
+    },
+  };
+}

@@ -1,0 +1,236 @@
+/**
+ * One fresh QuickJS runtime and context with the prelude installed, used for
+ * exactly one job and then disposed. The worker prepares the next one while
+ * idle, so a job pays only for evaluating the user's module and its call.
+ *
+ * A job's outcome is encoded as JSON for the host: `{"k":"json","v":…}`,
+ * `{"k":"undefined"}`, `{"k":"opaque","type":…}` (functions, symbols, values
+ * JSON cannot encode) or `{"k":"threw","name","message","stack"}`.
+ *
+ * @module
+ */
+
+import type {
+  QuickJSContext,
+  QuickJSHandle,
+  QuickJSRuntime,
+  QuickJSWASMModule,
+} from "quickjs-emscripten-core";
+import type { GuestJob, GuestLimits } from "../host_protocol.ts";
+import { checkNotice } from "./guest_events.ts";
+import {
+  INSPECT_SOURCE,
+  MODULE_FILE,
+  PRELUDE_FILE,
+  PRELUDE_SOURCE,
+  wrapModuleSource,
+} from "./guest_prelude.ts";
+
+/** What a guest needs from the worker around it. */
+export interface GuestHooks {
+  /** Performs a host call and returns the reply JSON; blocks the guest meanwhile. */
+  hostCall(name: string, argsJson: string): string;
+  /** Sends a live event without waiting. */
+  emit(name: string, text: string): void;
+  /** Polled by QuickJS while guest code runs; true stops it with an uncatchable error. */
+  shouldInterrupt(): boolean;
+}
+
+/** A fresh runtime and context, ready for one job. */
+export interface Guest {
+  readonly runtime: QuickJSRuntime;
+  readonly context: QuickJSContext;
+  readonly run: QuickJSHandle;
+  readonly json: QuickJSHandle;
+}
+
+/** The guest's exception as the host reports it. */
+function describeFailure(context: QuickJSContext, error: QuickJSHandle): string {
+  const dumped: unknown = context.dump(error);
+  let name = "Error";
+  let message = typeof dumped === "string" ? dumped : String(dumped);
+  let stack = "";
+  if (typeof dumped === "object" && dumped !== null) {
+    if ("name" in dumped && typeof dumped.name === "string") name = dumped.name;
+    message = "message" in dumped && typeof dumped.message === "string"
+      ? dumped.message
+      : "a value that is not an Error was thrown";
+    if ("stack" in dumped && typeof dumped.stack === "string") stack = dumped.stack;
+  }
+  return JSON.stringify({ k: "threw", name, message, stack });
+}
+
+function unwrap(context: QuickJSContext, result: ReturnType<QuickJSContext["evalCode"]>) {
+  if (result.error === undefined) return result.value;
+  const detail = describeFailure(context, result.error);
+  result.error.dispose();
+  throw new Error(`the extension prelude failed: ${detail}`);
+}
+
+/** Creates a runtime and context with the prelude's functions, nothing on the global object. */
+export function createGuest(
+  engine: QuickJSWASMModule,
+  limits: GuestLimits,
+  hooks: GuestHooks,
+): Guest {
+  const runtime = engine.newRuntime({
+    maxStackSizeBytes: limits.stackBytes,
+    memoryLimitBytes: limits.memoryBytes,
+    interruptHandler: () => hooks.shouldInterrupt(),
+  });
+  const context = runtime.newContext();
+  const host = context.newFunction("host", (name, args) => {
+    return context.newString(hooks.hostCall(context.getString(name), context.getString(args)));
+  });
+  const emit = context.newFunction("emit", (nameHandle, textHandle) => {
+    const name = context.getString(nameHandle);
+    const text = context.getString(textHandle);
+    const problem = name === "notify" ? checkNotice(text) : "";
+    if (problem === "") hooks.emit(name, text);
+    return context.newString(problem);
+  });
+  const prelude = unwrap(context, context.evalCode(PRELUDE_SOURCE, PRELUDE_FILE));
+  const api = unwrap(context, context.callFunction(prelude, context.undefined, host, emit));
+  const guest = {
+    runtime,
+    context,
+    run: context.getProp(api, "run"),
+    json: context.getProp(api, "json"),
+  };
+  for (const handle of [api, prelude, emit, host]) handle.dispose();
+  return guest;
+}
+
+/** Frees a guest; QuickJS aborts the module here if a handle leaked, so callers catch. */
+export function disposeGuest(guest: Guest): void {
+  for (const handle of [guest.run, guest.json]) {
+    if (handle.alive) handle.dispose();
+  }
+  guest.context.dispose();
+  guest.runtime.dispose();
+}
+
+/** Calls `fn`; a thrown exception becomes its `threw` encoding. */
+function callGuest(
+  guest: Guest,
+  fn: QuickJSHandle,
+  args: QuickJSHandle[],
+): { value: QuickJSHandle } | { failure: string } {
+  const result = guest.context.callFunction(fn, guest.context.undefined, ...args);
+  if (result.error === undefined) return { value: result.value };
+  const failure = describeFailure(guest.context, result.error);
+  result.error.dispose();
+  return { failure };
+}
+
+/** The JSON encoding of a returned value (see the module doc). */
+function encodeValue(guest: Guest, value: QuickJSHandle): string {
+  const type = guest.context.typeof(value);
+  if (type === "undefined") return '{"k":"undefined"}';
+  if (type === "function" || type === "symbol" || type === "bigint") {
+    return JSON.stringify({ k: "opaque", type });
+  }
+  const encoded = callGuest(guest, guest.json, [value]);
+  if ("failure" in encoded) return encoded.failure;
+  const json = guest.context.typeof(encoded.value) === "string"
+    ? guest.context.getString(encoded.value)
+    : null;
+  encoded.value.dispose();
+  return json === null ? JSON.stringify({ k: "opaque", type }) : `{"k":"json","v":${json}}`;
+}
+
+/** Settles a promise by draining the job queue, then encodes its outcome. */
+function settle(guest: Guest, promise: QuickJSHandle, entry: string): string {
+  const { context, runtime } = guest;
+  for (;;) {
+    const ran = runtime.executePendingJobs();
+    if (ran.error !== undefined) {
+      const failure = describeFailure(context, ran.error);
+      ran.error.dispose();
+      return failure;
+    }
+    if (ran.value === 0) break;
+  }
+  const state = context.getPromiseState(promise);
+  if (state.type === "pending") {
+    const message = `${entry} returned a promise that never settled`;
+    return JSON.stringify({ k: "threw", name: "Error", message, stack: "" });
+  }
+  if (state.type === "rejected") {
+    const failure = describeFailure(context, state.error);
+    state.error.dispose();
+    return failure;
+  }
+  const text = encodeValue(guest, state.value);
+  if (state.notAPromise !== true) state.value.dispose();
+  return text;
+}
+
+function isPromise(context: QuickJSContext, value: QuickJSHandle): boolean {
+  if (context.typeof(value) !== "object") return false;
+  const state = context.getPromiseState(value);
+  if (state.type === "fulfilled" && state.notAPromise === true) return false;
+  if (state.type === "fulfilled") state.value.dispose();
+  if (state.type === "rejected") state.error.dispose();
+  return true;
+}
+
+function callJob(guest: Guest, job: Extract<GuestJob, { type: "call" }>, factory: QuickJSHandle) {
+  const { context } = guest;
+  const args = [
+    context.newString(job.contextJson),
+    context.newString(job.entry),
+    context.newString(job.argsJson),
+  ];
+  try {
+    const result = callGuest(guest, guest.run, [factory, ...args]);
+    if ("failure" in result) return result.failure;
+    try {
+      // The prelude turns thenables into native promises; anything else is the value itself.
+      return isPromise(context, result.value)
+        ? settle(guest, result.value, job.entry)
+        : encodeValue(guest, result.value);
+    } finally {
+      result.value.dispose();
+    }
+  } finally {
+    for (const handle of args) handle.dispose();
+  }
+}
+
+function inspectJob(guest: Guest, factory: QuickJSHandle): string {
+  const { context } = guest;
+  const inspect = context.evalCode(INSPECT_SOURCE, PRELUDE_FILE);
+  if (inspect.error !== undefined) {
+    const failure = describeFailure(context, inspect.error);
+    inspect.error.dispose();
+    return failure;
+  }
+  try {
+    const result = callGuest(guest, inspect.value, [factory]);
+    if ("failure" in result) return result.failure;
+    const report = context.getString(result.value);
+    result.value.dispose();
+    return `{"k":"json","v":${report}}`;
+  } finally {
+    inspect.value.dispose();
+  }
+}
+
+/** Runs one job and returns the JSON encoding of its outcome (see the module doc). */
+export function runJob(guest: Guest, job: GuestJob): string {
+  const { context } = guest;
+  const factory = context.evalCode(wrapModuleSource(job.source), MODULE_FILE);
+  if (factory.error !== undefined) {
+    const failure = describeFailure(context, factory.error);
+    factory.error.dispose();
+    return failure;
+  }
+  try {
+    return job.type === "inspect"
+      ? inspectJob(guest, factory.value)
+      : callJob(guest, job, factory.value);
+  } finally {
+    factory.value.dispose();
+  }
+}

@@ -1,0 +1,144 @@
+/**
+ * The entry point of a guest worker: one QuickJS engine, one job at a time.
+ * `ctx` calls block on `Atomics.wait` while the main thread does the I/O and
+ * posts the reply on the shared port (read with `receiveMessageOnPort`), so
+ * guest code sees synchronous calls without asyncify.
+ *
+ * @module
+ */
+
+import { parentPort, receiveMessageOnPort } from "node:worker_threads";
+import type { QuickJSWASMModule } from "quickjs-emscripten-core";
+import {
+  CONTROL_INTERRUPT,
+  CONTROL_REPLY,
+  type GuestJob,
+  type JobOutcome,
+  parseGuestJob,
+  parseWorkerInit,
+  type WorkerInit,
+  type WorkerMessage,
+} from "../host_protocol.ts";
+import { createGuest, disposeGuest, type Guest, runJob } from "./guest_runtime.ts";
+import { loadQuickJs } from "./quickjs_engine.ts";
+
+type StopReason = "interrupted" | "timeout" | "memory";
+
+interface Running {
+  readonly id: number;
+  readonly deadline: number | null;
+  stop: StopReason | null;
+}
+
+const INTERRUPTED_REPLY = JSON.stringify({ e: { name: "Error", message: "interrupted" } });
+/** Poll interval while blocked on a reply: only a safety net, the host always notifies. */
+const REPLY_POLL_MS = 1000;
+
+let init: WorkerInit | null = null;
+let engine: QuickJSWASMModule | null = null;
+let control: Int32Array<ArrayBufferLike> = new Int32Array(0);
+let running: Running | null = null;
+let spare: Guest | null = null;
+
+function send(message: WorkerMessage): void {
+  init?.port.postMessage(message);
+}
+
+function stopReason(job: Running): StopReason | null {
+  if (job.stop !== null) return job.stop;
+  if (Atomics.load(control, CONTROL_INTERRUPT) === job.id) job.stop = "interrupted";
+  else if (job.deadline !== null && Date.now() > job.deadline) job.stop = "timeout";
+  else if ((engine?.getWasmMemory().buffer.byteLength ?? 0) > (init?.limits.memoryBytes ?? 0)) {
+    job.stop = "memory";
+  }
+  return job.stop;
+}
+
+function hostCall(name: string, argsJson: string): string {
+  const job = running;
+  if (job === null || init === null || stopReason(job) !== null) return INTERRUPTED_REPLY;
+  Atomics.store(control, CONTROL_REPLY, 0);
+  send({ type: "call", id: job.id, name, argsJson });
+  for (;;) {
+    const reply = receiveMessageOnPort(init.port);
+    if (reply !== undefined) {
+      return typeof reply.message === "string" ? reply.message : INTERRUPTED_REPLY;
+    }
+    Atomics.wait(control, CONTROL_REPLY, 0, REPLY_POLL_MS);
+  }
+}
+
+function newGuest(): Guest {
+  if (engine === null || init === null) throw new Error("the guest worker is not initialised");
+  return createGuest(engine, init.limits, {
+    hostCall,
+    emit: (name, text) => {
+      if (running !== null) send({ type: "event", id: running.id, name, text });
+    },
+    shouldInterrupt: () => running !== null && stopReason(running) !== null,
+  });
+}
+
+function execute(job: GuestJob, guest: Guest): JobOutcome {
+  const state: Running = {
+    id: job.id,
+    deadline: job.timeoutMs === null ? null : Date.now() + job.timeoutMs,
+    stop: null,
+  };
+  running = state;
+  try {
+    const resultJson = runJob(guest, job);
+    return state.stop === null ? { kind: "value", resultJson } : { kind: state.stop };
+  } finally {
+    running = null;
+  }
+}
+
+function handleJob(job: GuestJob): void {
+  let outcome: JobOutcome;
+  let retire = false;
+  let guest: Guest | null = spare;
+  spare = null;
+  try {
+    guest ??= newGuest();
+    outcome = execute(job, guest);
+  } catch (error) {
+    // A WebAssembly trap or an emscripten abort leaves the module unusable.
+    outcome = { kind: "crashed", message: error instanceof Error ? error.message : String(error) };
+    retire = true;
+  }
+  const limit = init?.limits.memoryBytes ?? 0;
+  if (outcome.kind === "memory" || (engine?.getWasmMemory().buffer.byteLength ?? 0) > limit / 2) {
+    retire = true; // linear memory never shrinks: a fresh worker gives it back
+  }
+  send({ type: "done", id: job.id, outcome, retire });
+  if (retire) return;
+  try {
+    if (guest !== null) disposeGuest(guest);
+    spare = newGuest();
+  } catch {
+    retire = true;
+  }
+}
+
+async function start(message: WorkerInit): Promise<void> {
+  init = message;
+  control = new Int32Array(message.control);
+  engine = await loadQuickJs();
+  spare = newGuest();
+  send({ type: "ready" });
+}
+
+// Pitfall: an engine abort prints "Aborted(…)" through emscripten's bound
+// console.error straight to the process's stderr; the host reports crashes itself.
+Reflect.set(globalThis.console, "error", () => {});
+
+parentPort?.on("message", (data: unknown) => {
+  if (init === null) {
+    const message = parseWorkerInit(data);
+    if (message !== null) void start(message);
+    return;
+  }
+  const job = parseGuestJob(data);
+  if (job !== null) handleJob(job);
+});

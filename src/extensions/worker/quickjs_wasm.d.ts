@@ -1,0 +1,3 @@
+/** The compiled QuickJS WebAssembly module (release, sync build). */
+declare const wasm: WebAssembly.Module;
+export default wasm;
