@@ -28,7 +28,7 @@ export const GUEST_STACK_BYTES = 64 * 1024;
 export const DEFAULT_MEMORY_LIMIT_BYTES = 256 * 1024 * 1024;
 
 /** How long a module's top-level code may run when it is loaded to check its exports. */
-export const LOAD_TIMEOUT_MS = 5000;
+export const LOAD_TIMEOUT_MS = 2000;
 
 /** Options of {@link ExtensionHost}. */
 export interface ExtensionHostOptions {
@@ -36,6 +36,12 @@ export interface ExtensionHostOptions {
   readonly memoryLimitBytes?: number;
   /** Idle workers kept for the next invocation. @default {1} */
   readonly maxIdleWorkers?: number;
+  /**
+   * QuickJS stack per runtime. Above 64 KiB, deep recursion can exhaust V8's
+   * thread stack first and crash the engine (the worker is then replaced).
+   * @default {GUEST_STACK_BYTES}
+   */
+  readonly stackBytes?: number;
 }
 
 /** One call of an export of a user module. */
@@ -66,9 +72,18 @@ export class ExtensionHost implements Disposable, AsyncDisposable {
   #closed = false;
 
   constructor(options: ExtensionHostOptions = {}) {
-    const { memoryLimitBytes = DEFAULT_MEMORY_LIMIT_BYTES, maxIdleWorkers = 1 } = options;
-    this.limits = { stackBytes: GUEST_STACK_BYTES, memoryBytes: memoryLimitBytes };
+    const {
+      memoryLimitBytes = DEFAULT_MEMORY_LIMIT_BYTES,
+      maxIdleWorkers = 1,
+      stackBytes = GUEST_STACK_BYTES,
+    } = options;
+    this.limits = { stackBytes, memoryBytes: memoryLimitBytes };
     this.#maxIdle = maxIdleWorkers;
+  }
+
+  /** How many workers exist now (busy or idle). */
+  get workerCount(): number {
+    return this.#all.size;
   }
 
   /** Starts a worker now, so the first invocation does not wait for the engine to load. */

@@ -6,6 +6,8 @@
  * - {@link loadAgentExtensions}: an agent's tools (user tools replace
  *   built-ins of the same name, with a diagnostic) and its hook runner;
  *   a declared tool or hook that is unknown or broken fails before any request.
+ *   Only declared extensions are loaded; the others are only listed, so
+ *   their diagnostics are limited to what discovery sees (names, missing files).
  * - {@link loadExtensionCatalog}: every tool and hook of the home, checked,
  *   for `rienda tools`, `rienda hooks` and `rienda doctor`.
  * - The engine (a QuickJS worker) starts only when an agent declares a user
@@ -168,8 +170,11 @@ export async function loadAgentExtensions(
     };
   }
   request.host.warm();
-  const checkedTools = await check(request, tools.found);
-  const checkedHooks = await check(request, hooks.found);
+  // Only what the agent declares is loaded: a run never pays for unrelated extensions.
+  const declaredTools = tools.found.filter((tool) => request.tools.includes(tool.name));
+  const declaredHooks = hooks.found.filter((hook) => request.hooks.includes(hook.name));
+  const checkedTools = await check(request, declaredTools);
+  const checkedHooks = await check(request, declaredHooks);
   const selected = request.tools.map((name) => {
     const problem = checkedTools.problems.get(name);
     if (problem !== undefined) {
@@ -179,7 +184,7 @@ export async function loadAgentExtensions(
     if (isTool(loaded)) return createUserTool(loaded, request);
     const tool = builtins.get(name);
     if (tool !== undefined) return tool;
-    const names = available([...builtins.keys(), ...checkedTools.loaded.keys()]);
+    const names = available([...builtins.keys(), ...userToolNames]);
     throw new ExtensionLoadError(
       `${request.agentPath}: tools: unknown tool "${name}" (available: ${names})`,
     );
@@ -191,7 +196,7 @@ export async function loadAgentExtensions(
     }
     const loaded = checkedHooks.loaded.get(name);
     if (isHook(loaded)) return loaded;
-    const names = available(checkedHooks.loaded.keys());
+    const names = available(hooks.found.map((hook) => hook.name));
     throw new ExtensionLoadError(
       `${request.agentPath}: hooks: unknown hook "${name}" (available: ${names})`,
     );

@@ -21,11 +21,15 @@ export async function readCappedBody(
   if (body === null) return "";
   const chunks: Uint8Array[] = [];
   let size = 0;
+  let complete = false;
   const reader = body.getReader();
   try {
     while (size < limit) {
       const { done, value } = await reader.read();
-      if (done) break;
+      if (done) {
+        complete = true;
+        break;
+      }
       chunks.push(value);
       size += value.length;
     }
@@ -40,8 +44,8 @@ export async function readCappedBody(
     offset += part.length;
   }
   let end = bytes.length;
-  if (size > limit) {
-    // Drop a character cut in half: back up over continuation bytes to its lead byte.
+  if (!complete) {
+    // Cut by the cap: drop a character cut in half (back up to its lead byte).
     let lead = end;
     while (lead > 0 && ((bytes[lead - 1] ?? 0) & 0xc0) === 0x80) lead--;
     const first = bytes[lead - 1] ?? 0;

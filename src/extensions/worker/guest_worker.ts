@@ -88,7 +88,10 @@ function execute(job: GuestJob, guest: Guest): JobOutcome {
   running = state;
   try {
     const resultJson = runJob(guest, job);
-    return state.stop === null ? { kind: "value", resultJson } : { kind: state.stop };
+    // A guest that returns right after an interrupted host call never polls the
+    // handler again: an interrupt still wins over its value.
+    const stop = stopReason(state);
+    return stop === null ? { kind: "value", resultJson } : { kind: stop };
   } finally {
     running = null;
   }

@@ -1,0 +1,254 @@
+import assert from "node:assert/strict";
+import { HOOK_POINTS } from "../engine/hooks.ts";
+import { AFTER_RUN_GRACE_MS, createHookRunner, DEFAULT_REFUSAL } from "./hook_runner.ts";
+import { ExtensionHost } from "./host.ts";
+import type { LoadedHook } from "./load_module.ts";
+import { makeContext, makeSandbox } from "./test_support.ts";
+
+const sandbox = await makeSandbox();
+const signal = new AbortController().signal;
+const call = { id: "call_1", name: "shell", arguments: { command: "rm -rf /" } };
+
+/** A hook whose module exports `body` (an object literal's members). */
+function hook(name: string, body: string): LoadedHook {
+  const source = `module.exports = {\n${body}\n};\n`;
+  const points = HOOK_POINTS.filter((point) => new RegExp(`\\b${point}\\b`).test(body));
+  return { kind: "hook", name, path: `/h/${name}/index.js`, source, points };
+}
+
+Deno.test("createHookRunner()", async (t) => {
+  using host = new ExtensionHost();
+
+  await t.step("has() tells which points some hook implements", () => {
+    const runner = createHookRunner([hook("a", `beforeRun: function () {},`)], {
+      host,
+      context: makeContext(sandbox),
+    });
+    assert.equal(runner.has("beforeRun"), true);
+    assert.equal(runner.has("afterRun"), false);
+  });
+
+  await t.step("beforeModelRequest chains system in the agent's order", async () => {
+    const context = makeContext(sandbox);
+    const runner = createHookRunner([
+      hook(
+        "date",
+        `beforeModelRequest: function (ctx, r) { return { system: r.system + " +date" }; },`,
+      ),
+      hook("none", `beforeModelRequest: function () {},`),
+      hook("nulls", `beforeModelRequest: function () { return { system: null }; },`),
+      hook(
+        "model",
+        `beforeModelRequest: function (ctx, r) { return { system: r.system + " +" + r.model + ":" + r.messages.length }; },`,
+      ),
+    ], { host, context });
+    const system = await runner.beforeModelRequest(
+      { system: "base", model: "openai/gpt-4o", messages: [{ role: "user", text: "hi" }] },
+      signal,
+    );
+    assert.equal(system, "base +date +openai/gpt-4o:1");
+    assert.deepEqual(context.notices, []);
+  });
+
+  await t.step("afterModelResponse rewrites text and thinking, last writer wins", async () => {
+    const runner = createHookRunner([
+      hook(
+        "redact",
+        `afterModelResponse: function (ctx, r) { return { text: r.text.replace(/\\b\\d{16}\\b/g, "[redacted]") }; },`,
+      ),
+      hook(
+        "think",
+        `afterModelResponse: function (ctx, r) { return { thinking: "t:" + r.thinking + ":" + r.toolCalls.length }; },`,
+      ),
+    ], { host, context: makeContext(sandbox) });
+    const rewritten = await runner.afterModelResponse(
+      { text: "card 1234567812345678", thinking: "hmm", toolCalls: [call] },
+      signal,
+    );
+    assert.deepEqual(rewritten, { text: "card [redacted]", thinking: "t:hmm:1" });
+  });
+
+  await t.step(
+    "beforeToolExecute: arguments chain and the first refusal stops the chain",
+    async () => {
+      const context = makeContext(sandbox);
+      const runner = createHookRunner([
+        hook(
+          "https",
+          `beforeToolExecute: function (ctx, c) { return { arguments: { command: c.arguments.command + " --dry" } }; },`,
+        ),
+        hook(
+          "guard",
+          `beforeToolExecute: function (ctx, c) { if (/rm -rf/.test(c.arguments.command)) return { allow: false, reason: "refused: " + c.arguments.command }; },`,
+        ),
+        hook("never", `beforeToolExecute: function (ctx) { ctx.log("should not run"); },`),
+      ], { host, context });
+      assert.deepEqual(await runner.beforeToolExecute(call, signal), {
+        allow: false,
+        reason: "refused: rm -rf / --dry",
+      });
+      assert.deepEqual(context.notices, []);
+    },
+  );
+
+  await t.step("beforeToolExecute: a refusal without a reason gets the default one", async () => {
+    const runner = createHookRunner([
+      hook("no", `beforeToolExecute: function () { return { allow: false }; },`),
+    ], {
+      host,
+      context: makeContext(sandbox),
+    });
+    assert.deepEqual(await runner.beforeToolExecute(call, signal), {
+      allow: false,
+      reason: DEFAULT_REFUSAL,
+    });
+  });
+
+  await t.step(
+    "beforeToolExecute: returned arguments repair raw text and reach the tool",
+    async () => {
+      const runner = createHookRunner([
+        hook(
+          "repair",
+          `beforeToolExecute: function (ctx, c) { return { arguments: JSON.parse(c.arguments.replace("'", '"').replace("'", '"')) }; },`,
+        ),
+      ], { host, context: makeContext(sandbox) });
+      const gate = await runner.beforeToolExecute({
+        id: "c",
+        name: "shell",
+        arguments: "{'command': 1}",
+      }, signal);
+      assert.deepEqual(gate, { allow: true, arguments: { command: 1 } });
+    },
+  );
+
+  await t.step(
+    "payloads are fresh copies: mutating without returning changes nothing",
+    async () => {
+      const runner = createHookRunner([
+        hook(
+          "mutate",
+          `beforeToolExecute: function (ctx, c) { c.arguments.command = "changed"; },`,
+        ),
+        hook(
+          "read",
+          `beforeToolExecute: function (ctx, c) { if (c.arguments.command !== "rm -rf /") return { allow: false }; },`,
+        ),
+      ], { host, context: makeContext(sandbox) });
+      assert.deepEqual(await runner.beforeToolExecute(call, signal), {
+        allow: true,
+        arguments: call.arguments,
+      });
+    },
+  );
+
+  await t.step("afterToolExecute rewrites the result", async () => {
+    const runner = createHookRunner([
+      hook(
+        "upper",
+        `afterToolExecute: function (ctx, c, r) { return { text: c.name + ":" + r.text.toUpperCase() }; },`,
+      ),
+      hook("flag", `afterToolExecute: function (ctx, c, r) { return { isError: !r.isError }; },`),
+    ], { host, context: makeContext(sandbox) });
+    assert.deepEqual(
+      await runner.afterToolExecute(call, { text: "done", isError: false }, signal),
+      {
+        text: "shell:DONE",
+        isError: true,
+      },
+    );
+  });
+
+  await t.step(
+    "a throw is a notice with the hook, the point and the line, and no opinion",
+    async () => {
+      const context = makeContext(sandbox);
+      const runner = createHookRunner([
+        hook("broken", `afterToolExecute: function () {\n    throw new Error("oops");\n  },`),
+        hook("after", `afterToolExecute: function (ctx, c, r) { return { text: r.text + "!" }; },`),
+      ], { host, context });
+      const result = await runner.afterToolExecute(call, { text: "t", isError: false }, signal);
+      assert.deepEqual(result, { text: "t!", isError: false });
+      assert.deepEqual(context.notices, ['hook "broken": afterToolExecute: oops (index.js:3)']);
+    },
+  );
+
+  await t.step("a return of the wrong shape is a notice and no opinion", async () => {
+    const context = makeContext(sandbox);
+    const runner = createHookRunner([
+      hook("text", `beforeModelRequest: function () { return "new system"; },`),
+      hook("array", `beforeModelRequest: function () { return ["x"]; },`),
+    ], { host, context });
+    assert.equal(
+      await runner.beforeModelRequest({ system: "s", model: "m", messages: [] }, signal),
+      "s",
+    );
+    assert.deepEqual(context.notices, [
+      'hook "text": beforeModelRequest: must return an object or nothing (returned a string)',
+      'hook "array": beforeModelRequest: must return an object or nothing (returned an array)',
+    ]);
+  });
+
+  await t.step("a field of the wrong type is ignored alone, with a notice", async () => {
+    const context = makeContext(sandbox);
+    const runner = createHookRunner([
+      hook("mixed", `afterToolExecute: function () { return { text: 42, isError: true }; },`),
+      hook("gate", `beforeToolExecute: function () { return { allow: "no", arguments: "x" }; },`),
+    ], { host, context });
+    assert.deepEqual(await runner.afterToolExecute(call, { text: "t", isError: false }, signal), {
+      text: "t",
+      isError: true,
+    });
+    assert.deepEqual(await runner.beforeToolExecute(call, signal), {
+      allow: true,
+      arguments: call.arguments,
+    });
+    assert.deepEqual(context.notices, [
+      'hook "mixed": afterToolExecute: "text" must be a string (found a number), ignored',
+      'hook "gate": beforeToolExecute: "allow" must be a boolean (found a string), ignored',
+      'hook "gate": beforeToolExecute: "arguments" must be an object (found a string), ignored',
+    ]);
+  });
+
+  await t.step("ctx.log and exec output of hooks become notices", async () => {
+    const context = makeContext(sandbox);
+    const runner = createHookRunner([
+      hook(
+        "audit",
+        `beforeRun: function (ctx, run) { ctx.log("run " + run.sessionId + " of " + run.agentId); ctx.system.exec("echo a; echo b"); },`,
+      ),
+    ], { host, context });
+    await runner.beforeRun({ sessionId: "s1", agentId: "coder", modelId: "m" }, signal);
+    assert.deepEqual(context.notices, [
+      'hook "audit": run s1 of coder',
+      'hook "audit": a',
+      'hook "audit": b',
+    ]);
+  });
+
+  await t.step(
+    "afterRun sees the reason and runs within a grace period after an interrupt",
+    async () => {
+      const file = `${sandbox.workdir}/audit.txt`;
+      const context = makeContext(sandbox);
+      const runner = createHookRunner([
+        hook(
+          "audit",
+          `afterRun: function (ctx, e) { ctx.file.write(${JSON.stringify(file)}, e.reason); },`,
+        ),
+        hook("slow", `afterRun: function () { while (true) {} },`),
+      ], { host, context });
+      const started = performance.now();
+      await runner.afterRun({ reason: "interrupted" }, AbortSignal.abort());
+      const elapsed = performance.now() - started;
+      assert.equal(await Deno.readTextFile(file), "interrupted");
+      assert.ok(
+        elapsed >= AFTER_RUN_GRACE_MS - 50 && elapsed < AFTER_RUN_GRACE_MS + 1500,
+        `${elapsed} ms`,
+      );
+      assert.deepEqual(context.notices, [
+        `hook "slow": afterRun: stopped after the grace period of ${AFTER_RUN_GRACE_MS / 1000} s`,
+      ]);
+    },
+  );
+});
