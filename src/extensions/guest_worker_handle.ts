@@ -58,6 +58,7 @@ export class GuestWorkerHandle {
   readonly #ready: Promise<void>;
   #markReady: () => void = () => {};
   #failure: string | null = null;
+  #prepared = false;
   #active: ActiveJob | null = null;
   #nextId = 1;
 
@@ -85,6 +86,11 @@ export class GuestWorkerHandle {
     return this.#failure === null;
   }
 
+  /** True when a fresh guest waits for the next job (no preparation on its critical path). */
+  get prepared(): boolean {
+    return this.#prepared && this.#failure === null;
+  }
+
   /** Runs one job; `signal` interrupts it (the guest stops, host calls are cancelled). */
   async run(request: JobRequest, handlers: JobHandlers, signal: AbortSignal): Promise<JobReport> {
     this.#busy();
@@ -98,6 +104,7 @@ export class GuestWorkerHandle {
       const onAbort = () => this.#interrupt(id);
       signal.addEventListener("abort", onAbort, { once: true });
       const job: GuestJob = { ...request, id };
+      this.#prepared = false;
       this.#worker.postMessage(job);
       if (signal.aborted) onAbort();
       try {
@@ -170,6 +177,7 @@ export class GuestWorkerHandle {
   #onMessage(message: WorkerMessage | null): void {
     if (message === null) return;
     if (message.type === "ready") {
+      this.#prepared = true;
       this.#markReady();
       return;
     }

@@ -34,7 +34,10 @@ export const LOAD_TIMEOUT_MS = 2000;
 export interface ExtensionHostOptions {
   /** @default {DEFAULT_MEMORY_LIMIT_BYTES} */
   readonly memoryLimitBytes?: number;
-  /** Idle workers kept for the next invocation. @default {1} */
+  /**
+   * Idle workers kept for the next invocation (more start only for
+   * concurrent invocations). @default {1}
+   */
   readonly maxIdleWorkers?: number;
   /**
    * QuickJS stack per runtime. Above 64 KiB, deep recursion can exhaust V8's
@@ -147,6 +150,17 @@ export class ExtensionHost implements Disposable, AsyncDisposable {
     return worker;
   }
 
+  /** An idle worker, preferring one whose fresh guest is already prepared; spawns when none is idle. */
+  #lease(): GuestWorkerHandle {
+    for (const worker of this.#idle.filter((candidate) => !candidate.alive)) {
+      this.#all.delete(worker);
+    }
+    const idle = this.#idle.filter((candidate) => candidate.alive);
+    const chosen = idle.find((candidate) => candidate.prepared) ?? idle[0] ?? this.#spawn();
+    this.#idle.splice(0, this.#idle.length, ...idle.filter((candidate) => candidate !== chosen));
+    return chosen;
+  }
+
   async #run(
     request: JobRequest,
     handlers: Parameters<GuestWorkerHandle["run"]>[1],
@@ -155,12 +169,7 @@ export class ExtensionHost implements Disposable, AsyncDisposable {
     if (this.#closed) {
       return { kind: "stopped", reason: "crashed", message: "the extension host is closed" };
     }
-    let worker = this.#idle.pop();
-    while (worker !== undefined && !worker.alive) {
-      this.#all.delete(worker);
-      worker = this.#idle.pop();
-    }
-    worker ??= this.#spawn();
+    const worker = this.#lease();
     const report = await worker.run(request, handlers, signal);
     if (report.reusable && worker.alive && !this.#closed && this.#idle.length < this.#maxIdle) {
       this.#idle.push(worker);

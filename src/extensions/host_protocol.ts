@@ -69,6 +69,7 @@ export type JobOutcome =
 
 /** What a worker sends on the shared port. */
 export type WorkerMessage =
+  /** A fresh guest is prepared: sent after start-up and after every job. */
   | { readonly type: "ready" }
   | { readonly type: "call"; readonly id: number; readonly name: string; readonly argsJson: string }
   | { readonly type: "event"; readonly id: number; readonly name: string; readonly text: string }

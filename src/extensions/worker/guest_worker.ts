@@ -119,8 +119,10 @@ function handleJob(job: GuestJob): void {
   try {
     if (guest !== null) disposeGuest(guest);
     spare = newGuest();
+    send({ type: "ready" });
   } catch {
-    retire = true;
+    // A failed disposal means a leaked handle aborted the engine: the next job gets a crash
+    // report from newGuest() and the host retires this worker.
   }
 }
 
