@@ -11,6 +11,7 @@
 import { startFakeProvider, type Turn } from "../tests/harness/fake_provider.ts";
 import { createTestEnv, type TestEnv } from "../tests/harness/env.ts";
 import { CHECKOUT_DIR } from "../tests/harness/rienda.ts";
+import { LONG_SESSION_ID, writeLongSession } from "./bench_long_session.ts";
 
 const RUNS = Number(Deno.env.get("BENCH_RUNS") ?? "10");
 const TIME = "/usr/bin/time";
@@ -118,6 +119,14 @@ export const SCENARIOS: Scenario[] = [
     target: { seconds: 0.5 },
     turns: () => shellTurns(20),
     args: ["run", "-a", "coder", "-p", "go"],
+  },
+  {
+    // Issue 5: loading and continuing adds at most 200 ms to the one-shot run.
+    name: "continue a 10,000-entry session",
+    target: { seconds: 0.45 },
+    turns: () => [{ text: "hello" }],
+    args: ["run", "-s", LONG_SESSION_ID, "-p", "hi"],
+    setup: writeLongSession,
   },
 ];
 

@@ -214,7 +214,9 @@ Deno.test("continuing after an interrupt during tool calls sends every call with
         message.role === "tool"
       );
       assert.deepEqual(results.map((message) => message.tool_call_id), ["call_a", "call_b"]);
-      for (const message of results) assert.match(String(message.content), /interrupted/);
+      for (const message of results) {
+        assert.match(String(message.content), /interrupted/, JSON.stringify(results));
+      }
     }
   }
 });

@@ -15,7 +15,7 @@
 import { type AgentDefinition, AgentFileError } from "../agents/agent_file.ts";
 import { agentPath, loadAgent } from "../agents/catalog.ts";
 import { type Message, toolCallsOf, type UserMessage } from "../llm/messages.ts";
-import { findSession, latestSession } from "../sessions/catalog.ts";
+import { findSessionFile, latestSessionFile } from "../sessions/catalog.ts";
 import { type NewEntry, toMessageFields } from "../sessions/entries.ts";
 import { type BranchContext, branchContext } from "../sessions/history.ts";
 import { openSession, type SessionFileWriter } from "../sessions/writer.ts";
@@ -52,18 +52,18 @@ export async function openContinuedSession(
   workdir: string,
   target: SessionTarget,
 ): Promise<ContinuedSession> {
-  const summary = target.kind === "id"
-    ? await findSession(sessionsDir, workdir, target.id)
-    : await latestSession(sessionsDir, workdir);
-  if (summary === null) {
+  const file = target.kind === "id"
+    ? await findSessionFile(sessionsDir, workdir, target.id)
+    : await latestSessionFile(sessionsDir, workdir);
+  if (file === null) {
     throw new Error(
       `no session to continue in ${workdir} (start one with rienda run -a AGENT, or pass -C DIR)`,
     );
   }
-  const { data, writer } = await openSession(summary.path);
+  const { data, writer } = await openSession(file.path);
   return {
     id: data.header.id,
-    path: summary.path,
+    path: file.path,
     writer,
     branch: branchContext(data),
     warnings: data.warnings,

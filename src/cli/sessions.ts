@@ -8,7 +8,7 @@
 import { resolve } from "node:path";
 import { resolvePaths } from "../config/paths.ts";
 import {
-  findSession,
+  findSessionFile,
   listSessions,
   removeSession,
   type SessionSummary,
@@ -39,7 +39,7 @@ export async function sessionsList(io: Io, flags: SessionsFlags): Promise<number
 /** `rienda sessions show ID`: the transcript of one session. */
 export async function sessionsShow(io: Io, id: string, flags: SessionsFlags): Promise<number> {
   const { sessionsDir, workdir } = await locate(io, flags);
-  const session = await findSession(sessionsDir, workdir, id);
+  const session = await findSessionFile(sessionsDir, workdir, id);
   const data = await readSessionFile(session.path);
   for (const warning of data.warnings) io.stderr.write(`${warning}\n`);
   io.stdout.write(formatTranscript(data));
@@ -49,7 +49,7 @@ export async function sessionsShow(io: Io, id: string, flags: SessionsFlags): Pr
 /** `rienda sessions rm ID`: deletes one session file. */
 export async function sessionsRemove(io: Io, id: string, flags: SessionsFlags): Promise<number> {
   const { sessionsDir, workdir } = await locate(io, flags);
-  const session = await findSession(sessionsDir, workdir, id);
+  const session = await findSessionFile(sessionsDir, workdir, id);
   await removeSession(session);
   io.stdout.write(`removed session ${session.id}\n`);
   return EXIT.ok;

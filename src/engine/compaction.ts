@@ -2,7 +2,9 @@
  * Automatic compaction of a run's conversation (spec/runtime.md, "Compaction").
  *
  * - Before each request the size of the next request (system + messages +
- *   tools, UTF-8 bytes / 4) is compared with `contextWindow - reserveTokens`;
+ *   tools, UTF-8 bytes / 4; a message counts its texts, arguments and
+ *   signatures plus 32 bytes of framing per message and per block) is
+ *   compared with `contextWindow - reserveTokens`;
  *   past it, the older part is summarised, at most once per run.
  * - The cut keeps at least `keepRecentTokens` of the newest messages and
  *   falls on a turn boundary: the kept part starts with a prompt or an
@@ -15,7 +17,7 @@
  * @module
  */
 
-import type { Message, Usage, UserMessage } from "../llm/messages.ts";
+import type { AssistantBlock, Message, Usage, UserBlock, UserMessage } from "../llm/messages.ts";
 import { textOf } from "../llm/messages.ts";
 import type { ModelClient, ModelRequest, ToolSpec } from "../llm/model_events.ts";
 import type { EventSink } from "./events.ts";
@@ -71,26 +73,58 @@ export function summaryMessage(summary: string): UserMessage {
 
 const encoder = new TextEncoder();
 const BYTES_PER_TOKEN = 4;
-const messageBytes = new WeakMap<Message, number>();
 
+// deno-lint-ignore no-control-regex
+const NON_ASCII_REGEXP = /[^\x00-\x7f]/;
+
+/** UTF-8 bytes of `text`; ASCII text (the common case) is not encoded. */
 function bytesOf(text: string): number {
-  return encoder.encode(text).length;
+  return NON_ASCII_REGEXP.test(text) ? encoder.encode(text).length : text.length;
 }
 
-/** The estimated tokens of one message (its JSON, bytes / 4). */
-export function messageTokens(message: Message): number {
-  let bytes = messageBytes.get(message);
-  if (bytes === undefined) {
-    bytes = bytesOf(JSON.stringify(message));
-    messageBytes.set(message, bytes);
+/** Bytes counted for the wire framing of one message or block (keys, quotes, braces). */
+const FRAMING_BYTES = 32;
+
+function blockBytes(block: UserBlock | AssistantBlock): number {
+  switch (block.type) {
+    case "text":
+      return bytesOf(block.text) + (block.signature?.length ?? 0);
+    case "thinking":
+      return bytesOf(block.thinking) + (block.signature?.length ?? 0);
+    case "tool_call":
+      return block.id.length + block.name.length +
+        bytesOf(block.rawArguments ?? JSON.stringify(block.arguments));
+    case "tool_result": {
+      let bytes = block.callId.length;
+      for (const part of block.content) bytes += bytesOf(part.text) + FRAMING_BYTES;
+      return bytes;
+    }
+    default:
+      return block satisfies never;
   }
-  return Math.ceil(bytes / BYTES_PER_TOKEN);
+}
+
+/**
+ * The bytes of one message on the wire, estimated from its texts, arguments
+ * and signatures plus framing (no JSON is built: long histories are estimated
+ * before every request).
+ */
+function messageBytesOf(message: Message): number {
+  let bytes = FRAMING_BYTES;
+  const blocks: readonly (UserBlock | AssistantBlock)[] = message.blocks;
+  for (const block of blocks) bytes += FRAMING_BYTES + blockBytes(block);
+  return bytes;
+}
+
+/** The estimated tokens of one message (UTF-8 bytes / 4). */
+export function messageTokens(message: Message): number {
+  return Math.ceil(messageBytesOf(message) / BYTES_PER_TOKEN);
 }
 
 /** The estimated tokens of a request: system, messages and tools, UTF-8 bytes / 4. */
 export function estimateTokens(request: ModelRequest): number {
   let bytes = bytesOf(request.system) + bytesOf(JSON.stringify(request.tools));
-  for (const message of request.messages) bytes += messageTokens(message) * BYTES_PER_TOKEN;
+  for (const message of request.messages) bytes += messageBytesOf(message);
   return Math.ceil(bytes / BYTES_PER_TOKEN);
 }
 

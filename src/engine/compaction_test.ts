@@ -95,13 +95,29 @@ function fakeCompactor(
 const LONG = "x".repeat(400);
 
 Deno.test("estimateTokens() counts UTF-8 bytes of system, messages and tools divided by 4", () => {
-  const empty = estimateTokens({ system: "", messages: [], tools: [] });
-  assert.equal(empty, 1); // "[]" is 2 bytes
+  assert.equal(estimateTokens({ system: "", messages: [], tools: [] }), 1); // "[]"
   const withSystem = estimateTokens({ system: "é".repeat(400), messages: [], tools: [] });
   assert.equal(withSystem, Math.ceil((800 + 2) / 4));
-  const message = userText(LONG);
-  const withMessage = estimateTokens({ system: "", messages: [message], tools: [] });
-  assert.equal(withMessage, Math.ceil((2 + messageTokens(message) * 4) / 4));
+  const tool = { name: "shell", description: "Runs.", parameters: { type: "object" } };
+  const withTool = estimateTokens({ system: "", messages: [], tools: [tool] });
+  assert.equal(withTool, Math.ceil(JSON.stringify([tool]).length / 4));
+  // A message: 32 bytes of framing, plus 32 per block and its text ("→" is 3 bytes).
+  const message = userText(`${"x".repeat(97)}→`);
+  assert.equal(messageTokens(message), (32 + 32 + 100) / 4);
+  const withMessage = estimateTokens({ system: "", messages: [message, message], tools: [] });
+  assert.equal(withMessage, Math.ceil((2 + 2 * 164) / 4));
+});
+
+Deno.test("messageTokens() counts tool arguments, results and signatures", () => {
+  const call = toolCall("c1"); // id 2 + name 5 + {"command":"ls"} 16
+  assert.equal(messageTokens(call), Math.ceil((32 + 32 + 2 + 5 + 16) / 4));
+  const result = results("c1", "abcd"); // callId 2 + (32 + 4) per part
+  assert.equal(messageTokens(result), Math.ceil((32 + 32 + 2 + 32 + 4) / 4));
+  const signed: AssistantMessage = {
+    ...answer(""),
+    blocks: [{ type: "thinking", thinking: "hm", signature: "s".repeat(400) }],
+  };
+  assert.equal(messageTokens(signed), Math.ceil((32 + 32 + 2 + 400) / 4));
 });
 
 Deno.test("findCut() keeps at least keepRecentTokens and cuts before a prompt or an answer", () => {

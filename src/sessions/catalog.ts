@@ -68,10 +68,18 @@ export async function latestSession(
   sessionsDir: string,
   workdir: string,
 ): Promise<SessionSummary | null> {
+  const newest = await latestSessionFile(sessionsDir, workdir);
+  return newest === null ? null : await summarise(newest);
+}
+
+/** The id and file of the most recently changed session of `workdir`, without reading it. */
+export async function latestSessionFile(
+  sessionsDir: string,
+  workdir: string,
+): Promise<SessionFile | null> {
   const files = await sessionFiles(sessionsDir, workdir);
   sortNewestFirst(files);
-  const newest = files[0];
-  return newest === undefined ? null : await summarise(newest);
+  return files[0] ?? null;
 }
 
 /**
@@ -84,6 +92,20 @@ export async function findSession(
   workdir: string,
   id: string,
 ): Promise<SessionSummary> {
+  return await summarise(await findSessionFile(sessionsDir, workdir, id));
+}
+
+/**
+ * The id and file of the session of `workdir` whose id is `id` or starts
+ * with it, without reading it.
+ *
+ * @throws {SessionNotFoundError} when no session or several match
+ */
+export async function findSessionFile(
+  sessionsDir: string,
+  workdir: string,
+  id: string,
+): Promise<SessionFile> {
   const wanted = id.trim().toLowerCase();
   const files = wanted === "" ? [] : await sessionFiles(sessionsDir, workdir);
   const exact = files.find((file) => file.id === wanted);
@@ -92,7 +114,7 @@ export async function findSession(
   if (only === undefined || matches.length > 1) {
     throw new SessionNotFoundError(id, matches.map((file) => file.id).sort());
   }
-  return await summarise(only);
+  return only;
 }
 
 /**
@@ -115,9 +137,11 @@ export function titleFromPrompt(prompt: string): string {
   return Array.from(folded).slice(0, MAX_TITLE_CHARS).join("");
 }
 
-interface SessionFile {
+/** A session file found in a workspace's folder. */
+export interface SessionFile {
   readonly id: string;
   readonly path: string;
+  /** When the file last changed (ms since the epoch). */
   readonly mtimeMs: number;
 }
 

@@ -46,20 +46,30 @@ export function activeLeafId(entries: readonly Entry[]): string {
 
 /** The entries of the active branch, oldest first (`leaf` entries excluded). */
 export function activeBranch(data: SessionEntries): Entry[] {
-  const index = new Map<string, number>();
-  data.entries.forEach((entry, position) => {
-    if (entry.id !== null) index.set(entry.id, position);
-  });
+  const { entries } = data;
+  // Built only when a parent is not the entry just before (a rewind): most
+  // files are one straight chain and long ones must load fast.
+  let index: Map<string, number> | null = null;
+  const positionOf = (id: string, before: number): number | undefined => {
+    if (entries[before - 1]?.id === id) return before - 1;
+    if (index === null) {
+      index = new Map();
+      for (const [position, entry] of entries.entries()) {
+        if (entry.id !== null) index.set(entry.id, position);
+      }
+    }
+    return index.get(id);
+  };
   const branch: Entry[] = [];
-  let id = activeLeafId(data.entries);
-  let bound = data.entries.length;
+  let id = activeLeafId(entries);
+  let bound = entries.length;
   while (id !== "") {
-    const position = index.get(id);
+    const position = positionOf(id, bound);
     // References always point backwards; stop on anything else (an unknown
     // kind's parent is not checked by the reader).
     if (position === undefined || position >= bound) break;
     bound = position;
-    const entry = data.entries[position];
+    const entry = entries[position];
     if (entry === undefined) break;
     if (entry.kind === "leaf") {
       id = entry.targetId;

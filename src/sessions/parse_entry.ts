@@ -85,7 +85,8 @@ export function parseEntry(value: unknown): Entry {
   const createdAt = string(fields, "createdAt");
   switch (kind) {
     case "message":
-      return messageEntry(fields, { ...base, createdAt });
+      assertMessageEntry(fields);
+      return fields;
     case "compaction":
       return {
         kind,
@@ -116,77 +117,97 @@ function unknownEntry(fields: Fields): UnknownEntry {
   return { kind: "unknown", id, parentId, raw: fields };
 }
 
-function messageEntry(
-  fields: Fields,
-  base: { id: string; parentId: string; createdAt: string },
-): MessageEntry {
+/**
+ * Checks a message entry where it lies, without copying it: a long session
+ * holds thousands of them (issue 5 benchmark). Fields of a newer version stay
+ * on the object; `toMessage` copies only the known ones.
+ */
+function assertMessageEntry(fields: Fields): asserts fields is Fields & MessageEntry {
   const role = fields.role;
   if (role !== "user" && role !== "assistant") {
     throw new InvalidEntryError("role", `must be "user" or "assistant" (found ${show(role)})`);
   }
-  const list = array(fields.blocks, "blocks");
-  const blocks = list.map((block, index) => entryBlock(block, `blocks[${index}]`, role));
-  if (role === "user") return { kind: "message", ...base, role, blocks };
-  return {
-    kind: "message",
-    ...base,
-    role,
-    blocks,
-    ...optional(fields, "responseModel"),
-    ...optional(fields, "responseStopReason"),
-    responseUsage: usage(fields.responseUsage),
-  };
+  const blocks = array(fields.blocks, "blocks");
+  for (let index = 0; index < blocks.length; index++) {
+    assertEntryBlock(blocks[index], index, role);
+  }
+  if (role === "assistant") {
+    if (fields.responseModel !== undefined) string(fields, "responseModel");
+    if (fields.responseStopReason !== undefined) string(fields, "responseStopReason");
+    usage(fields.responseUsage);
+  }
 }
 
-function entryBlock(value: unknown, field: string, role: "user" | "assistant"): EntryBlock {
-  const fields = record(value, field);
-  const type = fields.type;
-  const allowed = role === "user" ? ["text", "tool_result"] : ["text", "thinking", "tool_call"];
+const USER_BLOCK_TYPES: readonly string[] = ["text", "tool_result"];
+const ASSISTANT_BLOCK_TYPES: readonly string[] = ["text", "thinking", "tool_call"];
+
+function assertEntryBlock(
+  value: unknown,
+  index: number,
+  role: "user" | "assistant",
+): asserts value is EntryBlock {
+  // Field names are built only on error.
+  const field = () => `blocks[${index}]`;
+  if (!isRecord(value)) {
+    throw new InvalidEntryError(field(), `must be an object (found ${show(value)})`);
+  }
+  const type = value.type;
+  const allowed = role === "user" ? USER_BLOCK_TYPES : ASSISTANT_BLOCK_TYPES;
   if (typeof type !== "string" || !allowed.includes(type)) {
     const expected = allowed.map((name) => `"${name}"`).join(", ");
     throw new InvalidEntryError(
-      `${field}.type`,
+      `${field()}.type`,
       `${
         role === "user" ? "a user" : "an assistant"
       } message holds only ${expected} blocks (found ${show(type)})`,
     );
   }
-  const at = (key: string) => `${field}.${key}`;
+  const at = (key: string) => `${field()}.${key}`;
   switch (type) {
     case "text":
-      return { type, text: string(fields, "text", at), ...optional(fields, "textSignature", at) };
+      string(value, "text", at);
+      if (value.textSignature !== undefined) string(value, "textSignature", at);
+      return;
     case "thinking":
-      return {
-        type,
-        thinking: string(fields, "thinking", at),
-        ...optional(fields, "thinkingSignature", at),
-        ...(redacted(fields.redacted, at("redacted")) ? { redacted: true } : {}),
-      };
+      string(value, "thinking", at);
+      if (value.thinkingSignature !== undefined) string(value, "thinkingSignature", at);
+      redacted(value.redacted, at("redacted"));
+      return;
     case "tool_call":
-      return {
-        type,
-        toolCallId: string(fields, "toolCallId", at),
-        toolCallName: string(fields, "toolCallName", at),
-        toolCallArguments: record(fields.toolCallArguments, at("toolCallArguments")),
-        ...optional(fields, "toolCallRawArguments", at),
-      };
+      string(value, "toolCallId", at);
+      string(value, "toolCallName", at);
+      if (!isRecord(value.toolCallArguments)) {
+        throw new InvalidEntryError(
+          at("toolCallArguments"),
+          `must be an object (found ${show(value.toolCallArguments)})`,
+        );
+      }
+      if (value.toolCallRawArguments !== undefined) string(value, "toolCallRawArguments", at);
+      return;
     default:
-      return {
-        type: "tool_result",
-        toolResultCallId: string(fields, "toolResultCallId", at),
-        toolResult: array(fields.toolResult, at("toolResult")).map((part, index) => {
-          const partField = `${at("toolResult")}[${index}]`;
-          const partFields = record(part, partField);
-          if (partFields.type !== "text") {
-            throw new InvalidEntryError(
-              `${partField}.type`,
-              `must be "text" (found ${show(partFields.type)})`,
-            );
-          }
-          return { type: "text", text: string(partFields, "text", (key) => `${partField}.${key}`) };
-        }),
-        toolResultIsError: boolean(fields.toolResultIsError, at("toolResultIsError")),
-      };
+      string(value, "toolResultCallId", at);
+      assertResultParts(value.toolResult, at);
+      boolean(value.toolResultIsError, at("toolResultIsError"));
+  }
+}
+
+function assertResultParts(value: unknown, at: (key: string) => string): void {
+  if (!Array.isArray(value)) {
+    throw new InvalidEntryError(at("toolResult"), `must be a list (found ${show(value)})`);
+  }
+  for (let index = 0; index < value.length; index++) {
+    const partField = () => `${at("toolResult")}[${index}]`;
+    const part: unknown = value[index];
+    if (!isRecord(part)) {
+      throw new InvalidEntryError(partField(), `must be an object (found ${show(part)})`);
+    }
+    if (part.type !== "text") {
+      throw new InvalidEntryError(
+        `${partField()}.type`,
+        `must be "text" (found ${show(part.type)})`,
+      );
+    }
+    string(part, "text", (key) => `${partField()}.${key}`);
   }
 }
 
@@ -233,19 +254,6 @@ function nonEmpty(fields: Fields, key: string): string {
   const value = string(fields, key);
   if (value === "") throw new InvalidEntryError(key, "must not be empty");
   return value;
-}
-
-/** `{key: value}` when the field is a string, `{}` when absent. */
-function optional<K extends string>(
-  fields: Fields,
-  key: K,
-  at: (key: string) => string = same,
-): { [P in K]?: string } {
-  if (fields[key] === undefined) return {};
-  const value = string(fields, key, at);
-  const result: { [P in K]?: string } = {};
-  result[key] = value;
-  return result;
 }
 
 function boolean(value: unknown, field: string): boolean {

@@ -79,12 +79,17 @@ export function parseSessionBytes(path: string, bytes: Uint8Array): SessionData 
     const stop = newline === -1 ? text.length : newline;
     const next = newline === -1 ? text.length : newline + 1;
     lineNumber++;
-    const line = text.slice(start, stop).trim();
+    // No trim: JSON.parse allows surrounding whitespace; blank lines are told apart on failure.
+    const line = stop > start ? text.slice(start, stop) : "";
     if (line !== "") {
       let value: unknown;
       try {
         value = JSON.parse(line);
       } catch (error) {
+        if (line.trim() === "") {
+          start = next;
+          continue;
+        }
         if (text.slice(next).trim() !== "") {
           throw new SessionFileError(
             path,

@@ -175,3 +175,24 @@ Deno.test("readSessionFile() reads from disk and names a missing file", async ()
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("parseSessionBytes() skips blank and whitespace-only lines and allows CRLF ends", () => {
+  const data = parseSessionBytes(
+    "/h/s.jsonl",
+    bytesOf(
+      line(HEADER),
+      "\n",
+      "   \t\n",
+      `${JSON.stringify(prompt("a1", ""))}\r\n`,
+      line(prompt("b2", "a1")),
+    ),
+  );
+  assert.deepEqual(data.entries.map((entry) => entry.id), ["a1", "b2"]);
+  assert.deepEqual(data.warnings, []);
+});
+
+Deno.test("parseSessionBytes() keeps fields of a newer version on message entries", () => {
+  const future = { ...prompt("a1", ""), mood: "happy" };
+  const data = parseSessionBytes("/h/s.jsonl", bytesOf(line(HEADER), line(future)));
+  assert.deepEqual(data.entries[0], future);
+});
