@@ -5,7 +5,9 @@
  * for why workers and not asyncify, and for the measured costs.
  *
  * - Lazy: no worker (and no WASM) exists until the first invocation or
- *   {@link ExtensionHost.warm}; idle workers never keep the process alive.
+ *   {@link ExtensionHost.warm}, and the worker and bridge modules (Node
+ *   compatibility, `ignore`) are imported only then, so a run without user
+ *   extensions pays nothing; idle workers never keep the process alive.
  * - An abort interrupts the guest (tight loops included) through a shared
  *   flag its interrupt handler polls, cancels the host call in flight, and
  *   terminates the worker if the guest is not stopped within a second.
@@ -15,9 +17,9 @@
  * @module
  */
 
-import { type Bridge, createBridge } from "./bridge/bridge.ts";
+import type { Bridge } from "./bridge/bridge.ts";
 import { type GuestResult, parseGuestResult } from "./guest_result.ts";
-import { GuestWorkerHandle, type JobRequest } from "./guest_worker_handle.ts";
+import type { GuestWorkerHandle, JobHandlers, JobRequest } from "./guest_worker_handle.ts";
 import type { GuestLimits } from "./host_protocol.ts";
 import { type ExtensionRunContext, guestContextJson } from "./run_context.ts";
 
@@ -65,6 +67,20 @@ export interface GuestCall {
 
 const NO_OUTPUT = () => {};
 
+/** The modules imported on first use. */
+interface LazyModules {
+  readonly GuestWorkerHandle: typeof GuestWorkerHandle;
+  readonly createBridge: (context: ExtensionRunContext) => Bridge;
+}
+
+async function importModules(): Promise<LazyModules> {
+  const [worker, bridge] = await Promise.all([
+    import("./guest_worker_handle.ts"),
+    import("./bridge/bridge.ts"),
+  ]);
+  return { GuestWorkerHandle: worker.GuestWorkerHandle, createBridge: bridge.createBridge };
+}
+
 /** The pool of guest workers (a resource: close it when the run ends). */
 export class ExtensionHost implements Disposable, AsyncDisposable {
   readonly limits: GuestLimits;
@@ -72,6 +88,7 @@ export class ExtensionHost implements Disposable, AsyncDisposable {
   readonly #idle: GuestWorkerHandle[] = [];
   readonly #all = new Set<GuestWorkerHandle>();
   readonly #bridges = new WeakMap<ExtensionRunContext, Bridge>();
+  #modules: Promise<LazyModules> | null = null;
   #closed = false;
 
   constructor(options: ExtensionHostOptions = {}) {
@@ -91,18 +108,21 @@ export class ExtensionHost implements Disposable, AsyncDisposable {
 
   /** Starts a worker now, so the first invocation does not wait for the engine to load. */
   warm(): void {
-    if (!this.#closed && this.#idle.length === 0) this.#idle.push(this.#spawn());
+    if (this.#closed || this.#all.size > 0) return;
+    void this.#load().then((modules) => {
+      if (!this.#closed && this.#all.size === 0) this.#idle.push(this.#spawn(modules));
+    });
   }
 
   /** Runs a module's top-level code in a fresh context and reports its exports. */
   inspect(source: string, signal: AbortSignal): Promise<GuestResult> {
     const request: JobRequest = { type: "inspect", source, timeoutMs: LOAD_TIMEOUT_MS };
-    return this.#run(request, { call: () => Promise.resolve("{}"), event: NO_OUTPUT }, signal);
+    const handlers = { call: () => Promise.resolve("{}"), event: NO_OUTPUT };
+    return this.#run(request, () => handlers, signal);
   }
 
   /** Calls one export of a module in a fresh context with a fresh `ctx`. */
   call(call: GuestCall): Promise<GuestResult> {
-    const bridge = this.#bridgeFor(call.context);
     const invocation = { signal: call.signal, output: call.output };
     const request: JobRequest = {
       type: "call",
@@ -112,9 +132,12 @@ export class ExtensionHost implements Disposable, AsyncDisposable {
       argsJson: JSON.stringify(call.args),
       timeoutMs: call.timeoutMs ?? null,
     };
-    return this.#run(request, {
-      call: (name, argsJson) => bridge.call(name, argsJson, invocation),
-      event: (name, text) => bridge.event(name, text, invocation),
+    return this.#run(request, (modules) => {
+      const bridge = this.#bridgeFor(call.context, modules);
+      return {
+        call: (name, argsJson) => bridge.call(name, argsJson, invocation),
+        event: (name, text) => bridge.event(name, text, invocation),
+      };
     }, call.signal);
   }
 
@@ -135,42 +158,48 @@ export class ExtensionHost implements Disposable, AsyncDisposable {
     return Promise.resolve();
   }
 
-  #bridgeFor(context: ExtensionRunContext): Bridge {
+  #load(): Promise<LazyModules> {
+    this.#modules ??= importModules();
+    return this.#modules;
+  }
+
+  #bridgeFor(context: ExtensionRunContext, modules: LazyModules): Bridge {
     let bridge = this.#bridges.get(context);
     if (bridge === undefined) {
-      bridge = createBridge(context);
+      bridge = modules.createBridge(context);
       this.#bridges.set(context, bridge);
     }
     return bridge;
   }
 
-  #spawn(): GuestWorkerHandle {
-    const worker = new GuestWorkerHandle(this.limits);
+  #spawn(modules: LazyModules): GuestWorkerHandle {
+    const worker = new modules.GuestWorkerHandle(this.limits);
     this.#all.add(worker);
     return worker;
   }
 
   /** An idle worker, preferring one whose fresh guest is already prepared; spawns when none is idle. */
-  #lease(): GuestWorkerHandle {
+  #lease(modules: LazyModules): GuestWorkerHandle {
     for (const worker of this.#idle.filter((candidate) => !candidate.alive)) {
       this.#all.delete(worker);
     }
     const idle = this.#idle.filter((candidate) => candidate.alive);
-    const chosen = idle.find((candidate) => candidate.prepared) ?? idle[0] ?? this.#spawn();
+    const chosen = idle.find((candidate) => candidate.prepared) ?? idle[0] ?? this.#spawn(modules);
     this.#idle.splice(0, this.#idle.length, ...idle.filter((candidate) => candidate !== chosen));
     return chosen;
   }
 
   async #run(
     request: JobRequest,
-    handlers: Parameters<GuestWorkerHandle["run"]>[1],
+    handlers: (modules: LazyModules) => JobHandlers,
     signal: AbortSignal,
   ): Promise<GuestResult> {
+    const modules = await this.#load();
     if (this.#closed) {
       return { kind: "stopped", reason: "crashed", message: "the extension host is closed" };
     }
-    const worker = this.#lease();
-    const report = await worker.run(request, handlers, signal);
+    const worker = this.#lease(modules);
+    const report = await worker.run(request, handlers(modules), signal);
     if (report.reusable && worker.alive && !this.#closed && this.#idle.length < this.#maxIdle) {
       this.#idle.push(worker);
     } else {
