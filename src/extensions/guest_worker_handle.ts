@@ -161,9 +161,10 @@ export class GuestWorkerHandle {
     const active = this.#active;
     if (active === null || active.id !== id) return;
     if (!active.answered) this.#reply(active, INTERRUPTED_REPLY);
-    setTimeout(() => {
+    const timer = setTimeout(() => {
       if (this.#active?.id === id) this.terminate();
     }, HARD_STOP_MS);
+    Deno.unrefTimer(timer);
   }
 
   #reply(active: ActiveJob, reply: string): void {

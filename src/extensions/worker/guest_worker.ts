@@ -36,6 +36,8 @@ const REPLY_POLL_MS = 1000;
 
 let init: WorkerInit | null = null;
 let engine: QuickJSWASMModule | null = null;
+/** The engine's linear memory (a stable object; its buffer is replaced when it grows). */
+let memory: WebAssembly.Memory | null = null;
 let control: Int32Array<ArrayBufferLike> = new Int32Array(0);
 let running: Running | null = null;
 let spare: Guest | null = null;
@@ -44,11 +46,15 @@ function send(message: WorkerMessage): void {
   init?.port.postMessage(message);
 }
 
+function heapBytes(): number {
+  return memory?.buffer.byteLength ?? 0;
+}
+
 function stopReason(job: Running): StopReason | null {
   if (job.stop !== null) return job.stop;
   if (Atomics.load(control, CONTROL_INTERRUPT) === job.id) job.stop = "interrupted";
   else if (job.deadline !== null && Date.now() > job.deadline) job.stop = "timeout";
-  else if ((engine?.getWasmMemory().buffer.byteLength ?? 0) > (init?.limits.memoryBytes ?? 0)) {
+  else if (heapBytes() > (init?.limits.memoryBytes ?? 0)) {
     job.stop = "memory";
   }
   return job.stop;
@@ -111,7 +117,7 @@ function handleJob(job: GuestJob): void {
     retire = true;
   }
   const limit = init?.limits.memoryBytes ?? 0;
-  if (outcome.kind === "memory" || (engine?.getWasmMemory().buffer.byteLength ?? 0) > limit / 2) {
+  if (outcome.kind === "memory" || heapBytes() > limit / 2) {
     retire = true; // linear memory never shrinks: a fresh worker gives it back
   }
   send({ type: "done", id: job.id, outcome, retire });
@@ -130,6 +136,7 @@ async function start(message: WorkerInit): Promise<void> {
   init = message;
   control = new Int32Array(message.control);
   engine = await loadQuickJs();
+  memory = engine.getWasmMemory();
   spare = newGuest();
   send({ type: "ready" });
 }
