@@ -9,6 +9,7 @@ import {
 } from "./harness/assertions.ts";
 import { createTestEnv, defaultConfig, type TestEnv } from "./harness/env.ts";
 import { startFakeProvider } from "./harness/fake_provider.ts";
+import { at } from "./harness/json.ts";
 import { chatMessages, modelOf, systemPromptOf } from "./harness/wire.ts";
 
 /** Runs `coder` once on `prompt` and returns the new session's id. */
@@ -239,4 +240,20 @@ Deno.test("run -s with --output json reports the continued session id", async ()
       : undefined,
     id,
   );
+});
+
+Deno.test("run -s --thinking appends a thinking switch that later continuations keep", async () => {
+  await using provider = await startFakeProvider([{ text: "a" }, { text: "b" }, { text: "c" }]);
+  await using env = await createTestEnv({ provider });
+  const id = await firstRun(env, "first");
+  const switched = await env.run(["run", "-s", id, "--thinking", "high", "second"]);
+  assert.equal(switched.code, 0, switched.stderr);
+  const kept = await env.run(["run", "-c", "third"]);
+  assert.equal(kept.code, 0, kept.stderr);
+  const efforts = provider.requests.map((request) => at(request.body, "reasoning_effort"));
+  assert.deepEqual(efforts, [undefined, "high", "high"]);
+  const { entries } = checkSession(await env.readSession(id));
+  assert.deepEqual(entries.filter((entry) => entry.kind === "thinking"), [
+    { kind: "thinking", thinking: "high" },
+  ]);
 });
