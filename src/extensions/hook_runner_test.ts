@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { HOOK_POINTS } from "../engine/hooks.ts";
 import { AFTER_RUN_GRACE_MS, createHookRunner, DEFAULT_REFUSAL } from "./hook_runner.ts";
+import { invokeHook } from "./hook_invocation.ts";
 import { ExtensionHost } from "./host.ts";
 import type { LoadedHook } from "./load_module.ts";
 import { makeContext, makeSandbox } from "./test_support.ts";
@@ -251,4 +252,21 @@ Deno.test("createHookRunner()", async (t) => {
       ]);
     },
   );
+});
+
+Deno.test("invokeHook() returns only the point's fields that have the right type", async () => {
+  using host = new ExtensionHost();
+  const context = makeContext(sandbox);
+  const gate = hook(
+    "gate",
+    `beforeToolExecute: function () { return { allow: false, reason: 7, extra: 1 }; },`,
+  );
+  assert.deepEqual(await invokeHook(gate, "beforeToolExecute", [call], { host, context, signal }), {
+    allow: false,
+  });
+  const silent = hook("silent", `beforeRun: function () { return { anything: 1 }; },`);
+  assert.equal(await invokeHook(silent, "beforeRun", [{}], { host, context, signal }), null);
+  assert.deepEqual(context.notices, [
+    'hook "gate": beforeToolExecute: "reason" must be a string (found a number), ignored',
+  ]);
 });

@@ -199,3 +199,12 @@ Deno.test("ExtensionHost replaces a crashed engine silently and exits while idle
   assert.equal(new TextDecoder().decode(output.stdout), "stopped:crashed ok");
   assert.equal(output.code, 0);
 });
+
+Deno.test("ExtensionHost reports a thrown value that cannot be shown without failing", async () => {
+  using host = new ExtensionHost();
+  const body =
+    `throw { get message() { throw new Error("nope"); }, toJSON: function () { throw 1; } };`;
+  const result = await runTool(host, context, body);
+  assert.equal(result.kind, "threw");
+  assert.equal(returned(await runTool(host, context, `return "next";`)), "next");
+});

@@ -46,7 +46,12 @@ export interface Guest {
 
 /** The guest's exception as the host reports it. */
 function describeFailure(context: QuickJSContext, error: QuickJSHandle): string {
-  const dumped: unknown = context.dump(error);
+  let dumped: unknown;
+  try {
+    dumped = context.dump(error);
+  } catch {
+    dumped = { message: "a value that cannot be shown was thrown" };
+  }
   let name = "Error";
   let message = typeof dumped === "string" ? dumped : String(dumped);
   let stack = "";

@@ -1,0 +1,142 @@
+/**
+ * One point of one hook: runs it in a fresh context and validates what it
+ * returned (runtime.md, Hooks). The chain in `hook_runner.ts` and
+ * `rienda hooks test` both use it.
+ *
+ * - `undefined` and `null` mean "no opinion".
+ * - A throw, a stop or a return that is not an object is a notice
+ *   `hook "<name>": <point>: <message>` and "no opinion".
+ * - Only the point's own fields are kept (`system`; `text`, `thinking`;
+ *   `allow`, `reason`, `arguments`; `text`, `isError`); a field of the wrong
+ *   type is dropped alone, with a notice; others are ignored.
+ * - `ctx.log` and exec output of a hook become notices `hook "<name>": <line>`.
+ *
+ * @module
+ */
+
+import type { HookPoint } from "../engine/hooks.ts";
+import { formatGuestError, type GuestResult } from "./guest_result.ts";
+import type { ExtensionHost } from "./host.ts";
+import type { LoadedHook } from "./load_module.ts";
+import type { ExtensionRunContext } from "./run_context.ts";
+
+type FieldType = "string" | "boolean" | "object";
+
+/** The fields each point may return, with their types (reference: rienda-hooks.md). */
+export const RETURN_FIELDS: Readonly<Record<HookPoint, Readonly<Record<string, FieldType>>>> = {
+  beforeRun: {},
+  afterRun: {},
+  beforeModelRequest: { system: "string" },
+  afterModelResponse: { text: "string", thinking: "string" },
+  beforeToolExecute: { allow: "boolean", reason: "string", arguments: "object" },
+  afterToolExecute: { text: "string", isError: "boolean" },
+};
+
+/** A hook's validated return: only its point's fields, each of the right type. */
+export type HookReturn = Readonly<Record<string, unknown>>;
+
+/** Where and how a hook point runs. */
+export interface HookInvocationOptions {
+  readonly host: ExtensionHost;
+  readonly context: ExtensionRunContext;
+  readonly signal: AbortSignal;
+  /** Set for `afterRun` after an interrupt: a stop is then the end of the grace period. */
+  readonly graceMs?: number;
+}
+
+function kindOf(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  const type = typeof value;
+  return type === "object" ? "an object" : /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
+}
+
+function hasType(value: unknown, type: FieldType): boolean {
+  switch (type) {
+    case "object":
+      return typeof value === "object" && value !== null && !Array.isArray(value);
+    case "string":
+      return typeof value === "string";
+    case "boolean":
+      return typeof value === "boolean";
+    default: {
+      const never: never = type;
+      throw new Error(`unexpected field type ${String(never)}`);
+    }
+  }
+}
+
+function returnedObject(
+  result: GuestResult,
+): { value: Record<string, unknown> } | { problem: string } | null {
+  switch (result.kind) {
+    case "threw":
+      return { problem: formatGuestError(result.error) };
+    case "stopped":
+      return { problem: result.message };
+    case "value": {
+      const { value } = result;
+      if (value.kind === "undefined" || (value.kind === "json" && value.value === null)) {
+        return null;
+      }
+      if (value.kind === "json" && typeof value.value === "object" && !Array.isArray(value.value)) {
+        return { value: { ...value.value } };
+      }
+      const found = value.kind === "opaque" ? `a ${value.type}` : kindOf(value.value);
+      return { problem: `must return an object or nothing (returned ${found})` };
+    }
+    default: {
+      const never: never = result;
+      throw new Error(`unexpected result ${JSON.stringify(never)}`);
+    }
+  }
+}
+
+/**
+ * Runs `point` of `hook` with `args` (the payload, and the result for
+ * `afterToolExecute`); null is "no opinion" (see the module doc).
+ */
+export async function invokeHook(
+  hook: LoadedHook,
+  point: HookPoint,
+  args: readonly unknown[],
+  options: HookInvocationOptions,
+): Promise<HookReturn | null> {
+  const { host, context, graceMs } = options;
+  const notice = (text: string) => context.notice(`hook "${hook.name}": ${point}: ${text}`);
+  const result = await host.call({
+    source: hook.source,
+    entry: point,
+    args,
+    context,
+    signal: options.signal,
+    output: (text) => {
+      for (const line of text.replace(/\n$/, "").split("\n")) {
+        context.notice(`hook "${hook.name}": ${line}`);
+      }
+    },
+  });
+  if (result.kind === "stopped" && result.reason === "interrupted") {
+    // An interrupted run says so itself; only the end of a grace period is news.
+    if (graceMs !== undefined) notice(`stopped after the grace period of ${graceMs / 1000} s`);
+    return null;
+  }
+  const returned = returnedObject(result);
+  if (returned === null) return null;
+  if ("problem" in returned) {
+    notice(returned.problem);
+    return null;
+  }
+  const validated: Record<string, unknown> = {};
+  for (const [key, type] of Object.entries(RETURN_FIELDS[point])) {
+    const value = returned.value[key];
+    if (value === undefined || value === null) continue;
+    if (hasType(value, type)) validated[key] = value;
+    else {notice(
+        `"${key}" must be ${type === "object" ? "an object" : `a ${type}`} (found ${
+          kindOf(value)
+        }), ignored`,
+      );}
+  }
+  return Object.keys(validated).length === 0 ? null : validated;
+}
