@@ -39,6 +39,18 @@ Deno.test("ExtensionHost", async (t) => {
     assert.equal(error.line, 2);
   });
 
+  await t.step("call() supports exports.name = … as well as module.exports", async () => {
+    const result = await host.call({
+      source: `exports.execute = function (ctx, args) { return "via exports " + args.n; };`,
+      entry: "execute",
+      args: [{ n: 2 }],
+      context,
+      output: () => {},
+      signal: new AbortController().signal,
+    });
+    assert.equal(returned(result), "via exports 2");
+  });
+
   await t.step("call() runs every invocation in a fresh context", async () => {
     const body =
       `globalThis.count = (globalThis.count || 0) + 1; Object.prototype.leak = 1; return String(globalThis.count);`;
