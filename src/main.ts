@@ -15,6 +15,9 @@ import { readSecretLine } from "./ui/secret.ts";
 /** `deno task dev` runs from the checkout and passes the caller's directory here. */
 const DEV_CWD_VARIABLE = "RIENDA_DEV_CWD";
 
+/** Signals closer than this to the first one are the same interrupt delivered twice. */
+const DUPLICATE_SIGNAL_MS = 300;
+
 function createIo(): Io {
   const devCwd = Deno.env.get(DEV_CWD_VARIABLE);
   if (devCwd !== undefined) {
@@ -35,13 +38,18 @@ function createIo(): Io {
 async function main(): Promise<number> {
   const io = createIo();
   const interrupts = new AbortController();
+  let firstSignalAt = 0;
   const onSignal = () => {
-    if (interrupts.signal.aborted) {
+    // A terminal's Ctrl+C reaches both `deno task` and the program, which then
+    // sees it twice within a few milliseconds: only a later one is a second press.
+    if (interrupts.signal.aborted && Date.now() - firstSignalAt > DUPLICATE_SIGNAL_MS) {
       // A second interrupt does not wait for the run to wind down.
       killAllProcessGroups();
       io.stderr.write("rienda: the run was interrupted\n");
       Deno.exit(EXIT.interrupted);
     }
+    if (interrupts.signal.aborted) return;
+    firstSignalAt = Date.now();
     interrupts.abort(new DOMException("the run was interrupted", "AbortError"));
   };
   Deno.addSignalListener("SIGINT", onSignal);
