@@ -10,6 +10,8 @@
  *   their diagnostics are limited to what discovery sees (names, missing files).
  * - {@link loadExtensionCatalog}: every tool and hook of the home, checked,
  *   for `rienda tools`, `rienda hooks` and `rienda doctor`.
+ * - {@link loadToolByName}, {@link loadHookByName}: one extension, for
+ *   `rienda tools test` and `rienda hooks test`.
  * - The engine (a QuickJS worker) starts only when an agent declares a user
  *   extension; otherwise nothing but a directory listing happens.
  * - Diagnostics read `tool "<name>": <problem>` / `hook "<name>": <problem>`.
@@ -19,7 +21,7 @@
 
 import { type HookRunner, NO_HOOKS } from "../engine/hooks.ts";
 import type { Tool } from "../tools/tool.ts";
-import { discoverExtensions, type ExtensionSource } from "./discovery.ts";
+import { discoverExtensions, type ExtensionSource, findExtension } from "./discovery.ts";
 import { createHookRunner } from "./hook_runner.ts";
 import type { ExtensionHost } from "./host.ts";
 import { type LoadedHook, type LoadedTool, loadExtensionModule } from "./load_module.ts";
@@ -211,4 +213,56 @@ export async function loadAgentExtensions(
       ...checkedHooks.diagnostics,
     ],
   };
+}
+
+/** What {@link loadToolByName} needs. */
+export interface ToolByNameRequest extends ExtensionDirs {
+  readonly name: string;
+  readonly builtins: readonly Tool[];
+  readonly context: ExtensionRunContext;
+}
+
+/**
+ * One tool by name, user tools first (for `rienda tools test`).
+ *
+ * @throws {ExtensionLoadError} `unknown tool "x" (available: …)` or `tool "x": <problem>`
+ */
+export async function loadToolByName(request: ToolByNameRequest): Promise<Tool> {
+  const found = await findExtension("tool", { dir: request.toolsDir, name: request.name });
+  if (typeof found === "string") throw new ExtensionLoadError(found);
+  if (found === null) {
+    const builtin = request.builtins.find((tool) => tool.name === request.name);
+    if (builtin !== undefined) return builtin;
+    const user = await discoverExtensions("tool", request.toolsDir);
+    const names = available([
+      ...request.builtins.map((tool) => tool.name),
+      ...user.found.map((tool) => tool.name),
+    ]);
+    throw new ExtensionLoadError(`unknown tool "${request.name}" (available: ${names})`);
+  }
+  const loaded = await loadExtensionModule(request.host, found, request.signal);
+  if (!loaded.ok) throw new ExtensionLoadError(loaded.problem);
+  if (!isTool(loaded.extension)) throw new ExtensionLoadError(`tool "${request.name}": not a tool`);
+  return createUserTool(loaded.extension, request);
+}
+
+/**
+ * One hook by name (for `rienda hooks test`); its warnings go to `warnings`.
+ *
+ * @throws {ExtensionLoadError} `unknown hook "x" (available: …)` or `hook "x": <problem>`
+ */
+export async function loadHookByName(
+  request: ExtensionDirs & { readonly name: string },
+): Promise<{ readonly hook: LoadedHook; readonly warnings: readonly string[] }> {
+  const found = await findExtension("hook", { dir: request.hooksDir, name: request.name });
+  if (typeof found === "string") throw new ExtensionLoadError(found);
+  if (found === null) {
+    const hooks = await discoverExtensions("hook", request.hooksDir);
+    const names = available(hooks.found.map((hook) => hook.name));
+    throw new ExtensionLoadError(`unknown hook "${request.name}" (available: ${names})`);
+  }
+  const loaded = await loadExtensionModule(request.host, found, request.signal);
+  if (!loaded.ok) throw new ExtensionLoadError(loaded.problem);
+  if (!isHook(loaded.extension)) throw new ExtensionLoadError(`hook "${request.name}": not a hook`);
+  return { hook: loaded.extension, warnings: loaded.warnings };
 }

@@ -6,6 +6,8 @@ import {
   ExtensionLoadError,
   loadAgentExtensions,
   loadExtensionCatalog,
+  loadHookByName,
+  loadToolByName,
 } from "./load_extensions.ts";
 import { makeContext, makeSandbox } from "./test_support.ts";
 
@@ -190,4 +192,37 @@ Deno.test("loadAgentExtensions()", async (t) => {
       ),
     );
   });
+});
+
+Deno.test("loadToolByName() and loadHookByName() load one extension or say why not", async () => {
+  using host = new ExtensionHost();
+  const dirs = { host, toolsDir, hooksDir, builtinToolNames: ["http", "shell"], signal };
+  const builtins = [builtin("http"), builtin("shell")];
+  const context = makeContext(sandbox);
+  assert.equal(
+    (await loadToolByName({ ...dirs, name: "word-count", builtins, context })).description,
+    "Counts words.",
+  );
+  assert.equal(
+    (await loadToolByName({ ...dirs, name: "http", builtins, context })).description,
+    "built-in http",
+  );
+  assert.equal(
+    (await loadToolByName({ ...dirs, name: "shell", builtins, context })).description,
+    "My shell.",
+  );
+  await assert.rejects(
+    loadToolByName({ ...dirs, name: "no-execute", builtins, context }),
+    new ExtensionLoadError('tool "no-execute": missing "execute" (a function)'),
+  );
+  await assert.rejects(
+    loadToolByName({ ...dirs, name: "nope", builtins, context }),
+    /^ExtensionLoadError: unknown tool "nope" \(available: all-wrong, .*word-count\)$/,
+  );
+  const { hook, warnings } = await loadHookByName({ ...dirs, name: "typo" });
+  assert.deepEqual([hook.name, hook.points, warnings.length], ["typo", ["afterRun"], 1]);
+  await assert.rejects(
+    loadHookByName({ ...dirs, name: "missing" }),
+    new ExtensionLoadError('unknown hook "missing" (available: bad-point, empty, guard, typo)'),
+  );
 });
