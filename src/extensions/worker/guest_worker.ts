@@ -120,15 +120,20 @@ function handleJob(job: GuestJob): void {
   if (outcome.kind === "memory" || heapBytes() > limit / 2) {
     retire = true; // linear memory never shrinks: a fresh worker gives it back
   }
+  if (!retire && guest !== null) {
+    try {
+      disposeGuest(guest);
+    } catch {
+      retire = true; // QuickJS aborts on a leaked handle: the module is unusable
+    }
+  }
   send({ type: "done", id: job.id, outcome, retire });
   if (retire) return;
   try {
-    if (guest !== null) disposeGuest(guest);
     spare = newGuest();
     send({ type: "ready" });
   } catch {
-    // A failed disposal means a leaked handle aborted the engine: the next job gets a crash
-    // report from newGuest() and the host retires this worker.
+    // The next job reports the failure as a crash, and the host retires this worker.
   }
 }
 
