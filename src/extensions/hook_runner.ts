@@ -68,9 +68,15 @@ export function createHookRunner(
     has: (point) => implementing(point).length > 0,
     beforeRun: (payload, signal) => chain("beforeRun", signal, () => [payload], () => {}),
     async afterRun(payload, signal) {
-      if (!signal.aborted) return chain("afterRun", signal, () => [payload], () => {});
+      if (!signal.aborted && payload.reason !== "interrupted") {
+        return chain("afterRun", signal, () => [payload], () => {});
+      }
       // runtime.md: afterRun also runs after an interrupt, with a short grace period of its own.
-      const grace = AbortSignal.timeout(AFTER_RUN_GRACE_MS);
+      // The engine hands over a fresh signal of its own (3 s); the chain's 2 s ends first, so
+      // a hook that overruns is reported here rather than cut off silently.
+      const grace = signal.aborted
+        ? AbortSignal.timeout(AFTER_RUN_GRACE_MS)
+        : AbortSignal.any([signal, AbortSignal.timeout(AFTER_RUN_GRACE_MS)]);
       for (const hook of implementing("afterRun")) {
         await invokeHook(hook, "afterRun", [payload], {
           ...options,

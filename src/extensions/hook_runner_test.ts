@@ -252,6 +252,24 @@ Deno.test("createHookRunner()", async (t) => {
       ]);
     },
   );
+
+  await t.step(
+    "afterRun of an interrupted run keeps its own grace inside the engine's longer signal",
+    async () => {
+      const context = makeContext(sandbox);
+      const runner = createHookRunner([
+        hook("slow", `afterRun: function () { while (true) {} },`),
+      ], { host, context });
+      const started = performance.now();
+      // engine/run.ts hands afterRun a fresh signal of 3 s after an interrupt.
+      await runner.afterRun({ reason: "interrupted" }, AbortSignal.timeout(3_000));
+      const elapsed = performance.now() - started;
+      assert.ok(elapsed < 3_000 - 200, `${elapsed} ms`);
+      assert.deepEqual(context.notices, [
+        `hook "slow": afterRun: stopped after the grace period of ${AFTER_RUN_GRACE_MS / 1000} s`,
+      ]);
+    },
+  );
 });
 
 Deno.test("invokeHook() returns only the point's fields that have the right type", async () => {

@@ -6,8 +6,8 @@
  * - {@link loadAgentExtensions}: an agent's tools (user tools replace
  *   built-ins of the same name, with a diagnostic) and its hook runner;
  *   a declared tool or hook that is unknown or broken fails before any request.
- *   Only declared extensions are loaded; the others are only listed, so
- *   their diagnostics are limited to what discovery sees (names, missing files).
+ *   Only declared extensions are loaded, and a run reports diagnostics about
+ *   those only (warnings, built-ins replaced): the others are not its concern.
  * - {@link loadExtensionCatalog}: every tool and hook of the home, checked,
  *   for `rienda tools`, `rienda hooks` and `rienda doctor`.
  * - {@link loadToolByName}, {@link loadHookByName}: one extension, for
@@ -21,7 +21,12 @@
 
 import { type HookRunner, NO_HOOKS } from "../engine/hooks.ts";
 import type { Tool } from "../tools/tool.ts";
-import { discoverExtensions, type ExtensionSource, findExtension } from "./discovery.ts";
+import {
+  discoverExtensions,
+  type ExtensionKind,
+  type ExtensionSource,
+  findExtension,
+} from "./discovery.ts";
 import { createHookRunner } from "./hook_runner.ts";
 import type { ExtensionHost } from "./host.ts";
 import { type LoadedHook, type LoadedTool, loadExtensionModule } from "./load_module.ts";
@@ -92,11 +97,18 @@ function isHook(value: LoadedTool | LoadedHook | undefined): value is LoadedHook
   return value?.kind === "hook";
 }
 
-/** Discovers and checks every tool and hook of the home. */
-export async function loadExtensionCatalog(dirs: ExtensionDirs): Promise<ExtensionCatalog> {
+/**
+ * Discovers and checks every tool and hook of the home; `kinds` limits it to
+ * tools or hooks (the other list is then empty).
+ */
+export async function loadExtensionCatalog(
+  dirs: ExtensionDirs,
+  kinds: readonly ExtensionKind[] = ["tool", "hook"],
+): Promise<ExtensionCatalog> {
+  const none = { found: [], diagnostics: [] };
   const [tools, hooks] = await Promise.all([
-    discoverExtensions("tool", dirs.toolsDir),
-    discoverExtensions("hook", dirs.hooksDir),
+    kinds.includes("tool") ? discoverExtensions("tool", dirs.toolsDir) : none,
+    kinds.includes("hook") ? discoverExtensions("hook", dirs.hooksDir) : none,
   ]);
   if (tools.found.length + hooks.found.length > 0) dirs.host.warm();
   const checkedTools = await check(dirs, tools.found);
@@ -140,78 +152,79 @@ function available(names: Iterable<string>): string {
   return sorted.length === 0 ? "none" : sorted.join(", ");
 }
 
+/** Finds each declared extension of `kind`; a discovery problem of a declared name fails. */
+async function findDeclared(
+  kind: "tool" | "hook",
+  dir: string,
+  names: readonly string[],
+  agentPath: string,
+): Promise<Map<string, ExtensionSource>> {
+  const found = new Map<string, ExtensionSource>();
+  for (const name of names) {
+    const source = await findExtension(kind, { dir, name });
+    if (typeof source === "string") {
+      throw new ExtensionLoadError(`${agentPath}: ${kind}s: ${source}`);
+    }
+    if (source !== null) found.set(name, source);
+  }
+  return found;
+}
+
 /**
- * Resolves an agent's tools and hooks (see the module doc).
+ * Resolves an agent's tools and hooks (see the module doc). Diagnostics are
+ * those of the declared extensions only (warnings, built-ins replaced); the
+ * whole home is checked by {@link loadExtensionCatalog}.
  *
  * @throws {ExtensionLoadError} when a declared tool or hook is unknown or broken
  */
 export async function loadAgentExtensions(
   request: AgentExtensionRequest,
 ): Promise<AgentExtensions> {
-  const [tools, hooks] = await Promise.all([
-    discoverExtensions("tool", request.toolsDir),
-    discoverExtensions("hook", request.hooksDir),
-  ]);
-  const userToolNames = new Set(tools.found.map((tool) => tool.name));
-  const declaresUserCode = request.hooks.length > 0 ||
-    request.tools.some((name) => userToolNames.has(name));
+  const { agentPath } = request;
   const builtins = new Map(request.builtins.map((tool) => [tool.name, tool]));
-  if (!declaresUserCode) {
-    const selected = request.tools.map((name) => {
-      const tool = builtins.get(name);
-      if (tool !== undefined) return tool;
-      const names = available([...builtins.keys(), ...userToolNames]);
-      throw new ExtensionLoadError(
-        `${request.agentPath}: tools: unknown tool "${name}" (available: ${names})`,
-      );
-    });
-    return {
-      tools: selected,
-      hooks: NO_HOOKS,
-      diagnostics: [...tools.diagnostics, ...hooks.diagnostics],
-    };
+  const userTools = await findDeclared("tool", request.toolsDir, request.tools, agentPath);
+  const builtinsUsed = new Map<string, Tool>();
+  for (const name of request.tools) {
+    const builtin = builtins.get(name);
+    if (builtin !== undefined && !userTools.has(name)) builtinsUsed.set(name, builtin);
+    if (userTools.has(name) || builtin !== undefined) continue;
+    const discovered = await discoverExtensions("tool", request.toolsDir);
+    const names = available([...builtins.keys(), ...discovered.found.map((tool) => tool.name)]);
+    throw new ExtensionLoadError(
+      `${agentPath}: tools: unknown tool "${name}" (available: ${names})`,
+    );
   }
-  request.host.warm();
+  const userHooks = await findDeclared("hook", request.hooksDir, request.hooks, agentPath);
+  for (const name of request.hooks) {
+    if (userHooks.has(name)) continue;
+    const discovered = await discoverExtensions("hook", request.hooksDir);
+    const names = available(discovered.found.map((hook) => hook.name));
+    throw new ExtensionLoadError(
+      `${agentPath}: hooks: unknown hook "${name}" (available: ${names})`,
+    );
+  }
+  if (userTools.size === 0 && userHooks.size === 0) {
+    return { tools: [...builtinsUsed.values()], hooks: NO_HOOKS, diagnostics: [] };
+  }
   // Only what the agent declares is loaded: a run never pays for unrelated extensions.
-  const declaredTools = tools.found.filter((tool) => request.tools.includes(tool.name));
-  const declaredHooks = hooks.found.filter((hook) => request.hooks.includes(hook.name));
-  const checkedTools = await check(request, declaredTools);
-  const checkedHooks = await check(request, declaredHooks);
-  const selected = request.tools.map((name) => {
-    const problem = checkedTools.problems.get(name);
-    if (problem !== undefined) {
-      throw new ExtensionLoadError(`${request.agentPath}: tools: ${problem}`);
-    }
+  request.host.warm();
+  const checkedTools = await check(request, [...userTools.values()]);
+  const checkedHooks = await check(request, [...userHooks.values()]);
+  const fail = (field: string, problem: string) => {
+    throw new ExtensionLoadError(`${agentPath}: ${field}: ${problem}`);
+  };
+  for (const problem of checkedTools.problems.values()) fail("tools", problem);
+  for (const problem of checkedHooks.problems.values()) fail("hooks", problem);
+  const tools = request.tools.flatMap((name) => {
     const loaded = checkedTools.loaded.get(name);
-    if (isTool(loaded)) return createUserTool(loaded, request);
-    const tool = builtins.get(name);
-    if (tool !== undefined) return tool;
-    const names = available([...builtins.keys(), ...userToolNames]);
-    throw new ExtensionLoadError(
-      `${request.agentPath}: tools: unknown tool "${name}" (available: ${names})`,
-    );
+    const tool = isTool(loaded) ? createUserTool(loaded, request) : builtinsUsed.get(name);
+    return tool === undefined ? [] : [tool];
   });
-  const selectedHooks = request.hooks.map((name) => {
-    const problem = checkedHooks.problems.get(name);
-    if (problem !== undefined) {
-      throw new ExtensionLoadError(`${request.agentPath}: hooks: ${problem}`);
-    }
-    const loaded = checkedHooks.loaded.get(name);
-    if (isHook(loaded)) return loaded;
-    const names = available(hooks.found.map((hook) => hook.name));
-    throw new ExtensionLoadError(
-      `${request.agentPath}: hooks: unknown hook "${name}" (available: ${names})`,
-    );
-  });
+  const hooks = request.hooks.map((name) => checkedHooks.loaded.get(name)).filter(isHook);
   return {
-    tools: selected,
-    hooks: selectedHooks.length === 0 ? NO_HOOKS : createHookRunner(selectedHooks, request),
-    diagnostics: [
-      ...tools.diagnostics,
-      ...checkedTools.diagnostics,
-      ...hooks.diagnostics,
-      ...checkedHooks.diagnostics,
-    ],
+    tools,
+    hooks: hooks.length === 0 ? NO_HOOKS : createHookRunner(hooks, request),
+    diagnostics: [...checkedTools.diagnostics, ...checkedHooks.diagnostics],
   };
 }
 

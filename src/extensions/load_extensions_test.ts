@@ -140,10 +140,9 @@ Deno.test("loadAgentExtensions()", async (t) => {
     assert.ok(
       loaded.diagnostics.includes('tool "shell": replaces the built-in tool of the same name'),
     );
-    assert.ok(
-      !loaded.diagnostics.some((line) => line.includes("no-execute")),
-      "undeclared tools are not loaded",
-    );
+    assert.deepEqual(loaded.diagnostics, [
+      'tool "shell": replaces the built-in tool of the same name',
+    ], "undeclared tools are neither loaded nor reported");
     assert.equal(loaded.hooks.has("beforeToolExecute"), true);
     const result = await loaded.tools[2]?.execute({}, {
       callId: "c",
@@ -184,6 +183,18 @@ Deno.test("loadAgentExtensions()", async (t) => {
     );
   });
 
+  await t.step("a declared tool whose folder lacks index.js fails with that problem", async () => {
+    await Deno.mkdir(join(toolsDir, "empty-dir"), { recursive: true });
+    try {
+      await assert.rejects(
+        loadAgentExtensions({ ...base, tools: ["empty-dir"], hooks: [] }),
+        new ExtensionLoadError('/h/agents/coder.md: tools: tool "empty-dir": index.js is missing'),
+      );
+    } finally {
+      await Deno.remove(join(toolsDir, "empty-dir"));
+    }
+  });
+
   await t.step("a declared broken hook fails before any request", async () => {
     await assert.rejects(
       loadAgentExtensions({ ...base, tools: [], hooks: ["bad-point"] }),
@@ -192,6 +203,20 @@ Deno.test("loadAgentExtensions()", async (t) => {
       ),
     );
   });
+});
+
+Deno.test("loadExtensionCatalog() limited to tools leaves the hooks alone", async () => {
+  using host = new ExtensionHost();
+  const dirs = { host, toolsDir, hooksDir, builtinToolNames: ["http", "shell"], signal };
+  const catalog = await loadExtensionCatalog(dirs, ["tool"]);
+  assert.equal(catalog.tools.length, 2);
+  assert.deepEqual(catalog.hooks, []);
+  assert.ok(
+    catalog.diagnostics.every((line) => line.startsWith("tool ")),
+    catalog.diagnostics.join("\n"),
+  );
+  const hooks = await loadExtensionCatalog(dirs, ["hook"]);
+  assert.deepEqual([hooks.tools.length, hooks.hooks.length, hooks.diagnostics.length], [0, 2, 3]);
 });
 
 Deno.test("loadToolByName() and loadHookByName() load one extension or say why not", async () => {
