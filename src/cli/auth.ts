@@ -16,6 +16,7 @@ import { type Config, loadConfig } from "../config/config.ts";
 import { type Credentials, loadCredentials, saveCredentials } from "../config/credentials.ts";
 import { resolvePaths, type RiendaPaths } from "../config/paths.ts";
 import type { Io } from "../ui/io.ts";
+import { formatColumns } from "./columns.ts";
 import { EXIT, UsageError } from "./exit.ts";
 
 /** Flags every `auth` subcommand takes. */
@@ -107,16 +108,4 @@ export async function authList(io: Io, flags: AuthFlags): Promise<number> {
   }
   io.stdout.write(formatColumns(rows));
   return EXIT.ok;
-}
-
-/** Rows of columns two spaces apart, each column but the last padded to its widest cell. */
-export function formatColumns(rows: readonly (readonly string[])[]): string {
-  const widths: number[] = [];
-  for (const row of rows) {
-    row.forEach((cell, index) => widths[index] = Math.max(widths[index] ?? 0, cell.length));
-  }
-  return rows.map((row) =>
-    row.map((cell, index) => index === row.length - 1 ? cell : cell.padEnd(widths[index] ?? 0))
-      .join("  ") + "\n"
-  ).join("");
 }

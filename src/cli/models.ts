@@ -20,7 +20,7 @@ import { type Credentials, loadCredentials } from "../config/credentials.ts";
 import { parseModelRef } from "../config/model_ref.ts";
 import { resolvePaths } from "../config/paths.ts";
 import type { Io } from "../ui/io.ts";
-import { formatColumns } from "./auth.ts";
+import { formatColumns } from "./columns.ts";
 import { EXIT } from "./exit.ts";
 
 /** The flags of `rienda models`. */

@@ -13,13 +13,24 @@ import type { Io } from "../ui/io.ts";
 import { UsageError } from "./exit.ts";
 import type { RunFlags } from "./run.ts";
 import { addSessionsCommand } from "./sessions_program.ts";
+import { addSetupCommands } from "./setup_program.ts";
 import { versionLine } from "./version.ts";
 
 /** What a parsed invocation does once commander is done with argv. */
 type Action = () => Promise<number>;
 
 /** The names of the top-level commands, for the unknown-command check. */
-const COMMANDS = new Set(["run", "auth", "models", "sessions", "help", "version"]);
+const COMMANDS = new Set([
+  "run",
+  "agents",
+  "auth",
+  "models",
+  "sessions",
+  "doctor",
+  "init",
+  "help",
+  "version",
+]);
 
 /** Parses `argv` and runs the command; resolves to the exit code. */
 export async function runCli(
@@ -81,6 +92,7 @@ Examples:
   addModelsCommand(program, io, choose);
   addAuthCommand(program, io, choose);
   addSessionsCommand(program, io, choose);
+  addSetupCommands(program, io, choose);
   return program;
 }
 

@@ -11,6 +11,7 @@ import type { TextSink } from "./io.ts";
 export interface Style {
   readonly dim: (text: string) => string;
   readonly red: (text: string) => string;
+  readonly green: (text: string) => string;
   readonly yellow: (text: string) => string;
   readonly cyan: (text: string) => string;
   readonly bold: (text: string) => string;
@@ -29,6 +30,7 @@ export function createStyle(enabled: boolean): Style {
   return {
     dim: wrap(2, 22),
     red: wrap(31, 39),
+    green: wrap(32, 39),
     yellow: wrap(33, 39),
     cyan: wrap(36, 39),
     bold: wrap(1, 22),

@@ -1,0 +1,224 @@
+/**
+ * `rienda doctor`: checks the whole installation and says what is wrong and
+ * how to fix it: home, config.yaml, agents, tools, hooks, credentials,
+ * providers (key and reachability) and the shell.
+ *
+ * ```
+ * rienda 0.1.0 (deno 2.9.6, linux x86_64)
+ * ok    home         /home/ana/.rienda
+ * ok    config       /home/ana/.rienda/config.yaml
+ * fail  agents       2 agents, 1 broken
+ *                    /home/ana/.rienda/agents/x.md:2: description: missing (…)
+ * ok    provider     openai: key from environment (OPENAI_API_KEY), reachable (HTTP 404)
+ * ```
+ *
+ * Exit 0 when nothing failed (warnings allowed), 1 otherwise. Keys are never
+ * printed nor sent: reachability is an unauthenticated request to the base URL.
+ *
+ * @module
+ */
+
+import { describeKeySource, lookupApiKey } from "../app/api_key.ts";
+import { providerNames, resolveProvider } from "../app/provider_settings.ts";
+import { listAgents } from "../agents/catalog.ts";
+import { type Config, loadConfig } from "../config/config.ts";
+import { loadCredentials } from "../config/credentials.ts";
+import { resolvePaths, type RiendaPaths } from "../config/paths.ts";
+import { builtinTools } from "../tools/builtins.ts";
+import type { Io } from "../ui/io.ts";
+import { createStyle, useColor } from "../ui/terminal.ts";
+import { VERSION } from "../version.ts";
+import { formatColumns } from "./columns.ts";
+import { errorMessage, EXIT } from "./exit.ts";
+
+/** How long a provider may take to answer the reachability request. */
+const REACH_TIMEOUT_MS = 5_000;
+
+/** One line of the report, with its detail lines. */
+interface Check {
+  readonly status: "ok" | "warn" | "fail";
+  readonly label: string;
+  readonly summary: string;
+  readonly details?: readonly string[];
+}
+
+/** The flags of `rienda doctor`. */
+export interface DoctorFlags {
+  readonly config: string | undefined;
+  /** Skip the network requests. */
+  readonly offline: boolean;
+}
+
+/** Runs every check and prints the report. */
+export async function doctorCommand(io: Io, flags: DoctorFlags): Promise<number> {
+  const paths = resolvePaths(io.env, flags.config === undefined ? {} : { config: flags.config });
+  const checks: Check[] = [await checkHome(paths)];
+  const config = await checkConfig(paths, checks);
+  checks.push(await checkAgents(paths));
+  checks.push(...await checkExtensions(paths));
+  checks.push(...await checkProviders(io, paths, config, flags.offline));
+  checks.push(await checkShell(io));
+  const style = createStyle(useColor(io.stdout, io.env));
+  const paint = { ok: style.green, warn: style.yellow, fail: style.red } as const;
+  io.stdout.write(
+    `rienda ${VERSION} (deno ${Deno.version.deno}, ${Deno.build.os} ${Deno.build.arch})\n`,
+  );
+  const rows = checks.flatMap((check) => [
+    [paint[check.status](check.status.padEnd(4)), check.label, check.summary],
+    ...(check.details ?? []).map((detail) => ["", "", detail]),
+  ]);
+  io.stdout.write(formatColumns(rows));
+  return checks.some((check) => check.status === "fail") ? EXIT.failure : EXIT.ok;
+}
+
+async function checkHome(paths: RiendaPaths): Promise<Check> {
+  try {
+    const info = await Deno.stat(paths.home);
+    return info.isDirectory
+      ? { status: "ok", label: "home", summary: paths.home }
+      : { status: "fail", label: "home", summary: `${paths.home} is not a directory` };
+  } catch {
+    return {
+      status: "warn",
+      label: "home",
+      summary: `${paths.home} does not exist yet (rienda init creates it with examples)`,
+    };
+  }
+}
+
+async function checkConfig(paths: RiendaPaths, checks: Check[]): Promise<Config | null> {
+  try {
+    const config = await loadConfig(paths.configFile, { explicit: paths.configExplicit });
+    checks.push({
+      status: "ok",
+      label: "config",
+      summary: config.file === null ? `${paths.configFile} (absent: defaults)` : paths.configFile,
+    });
+    return config;
+  } catch (error) {
+    checks.push({
+      status: "fail",
+      label: "config",
+      summary: "config.yaml does not load",
+      details: errorMessage(error).split("\n"),
+    });
+    return null;
+  }
+}
+
+async function checkAgents(paths: RiendaPaths): Promise<Check> {
+  const { agents, problems } = await listAgents(paths.agentsDir);
+  const summary = `${agents.length} agent${agents.length === 1 ? "" : "s"} in ${paths.agentsDir}` +
+    (problems.length === 0 ? "" : `, ${problems.length} broken`);
+  return {
+    status: problems.length > 0 ? "fail" : agents.length === 0 ? "warn" : "ok",
+    label: "agents",
+    summary,
+    details: problems.flatMap((problem) => problem.message.split("\n")),
+  };
+}
+
+async function checkExtensions(paths: RiendaPaths): Promise<Check[]> {
+  // Loaded on demand: the QuickJS host is only needed when extensions exist.
+  const { loadExtensionCatalog } = await import("../extensions/load_extensions.ts");
+  const { ExtensionHost } = await import("../extensions/host.ts");
+  using host = new ExtensionHost();
+  const catalog = await loadExtensionCatalog({
+    host,
+    toolsDir: paths.toolsDir,
+    hooksDir: paths.hooksDir,
+    builtinToolNames: builtinTools().map((tool) => tool.name),
+    signal: AbortSignal.timeout(30_000),
+  });
+  const broken = catalog.diagnostics.length;
+  return [{
+    status: broken > 0 ? "warn" : "ok",
+    label: "extensions",
+    summary: `${catalog.tools.length} tool${catalog.tools.length === 1 ? "" : "s"}, ` +
+      `${catalog.hooks.length} hook${catalog.hooks.length === 1 ? "" : "s"}` +
+      (broken === 0 ? "" : `, ${broken} diagnostic${broken === 1 ? "" : "s"}`),
+    details: catalog.diagnostics,
+  }];
+}
+
+async function checkProviders(
+  io: Io,
+  paths: RiendaPaths,
+  config: Config | null,
+  offline: boolean,
+): Promise<Check[]> {
+  if (config === null) return [];
+  const credentials = await loadCredentials(paths.credentialsFile);
+  const checks: Check[] = credentials.warnings.map((warning) => ({
+    status: "warn",
+    label: "credentials",
+    summary: warning,
+  }));
+  const settingsList = providerNames(config)
+    .map((name) => resolveProvider(config, name))
+    .filter((settings) => settings !== undefined)
+    .map((settings) => ({ settings, key: lookupApiKey(settings, io.env, credentials) }))
+    // A built-in without a key the user never configured is not worth a line.
+    .filter(({ settings, key }) => settings.configured || key.source.kind !== "missing");
+  const reports = await Promise.all(settingsList.map(async ({ settings, key }) => {
+    const keyText = describeKeySource(settings, key.source);
+    if (key.source.kind === "missing") {
+      return {
+        status: "fail",
+        label: "provider",
+        summary: `${settings.name}: ${keyText}`,
+      } as const;
+    }
+    if (offline) {
+      return { status: "ok", label: "provider", summary: `${settings.name}: ${keyText}` } as const;
+    }
+    const reach = await reachability(settings.baseUrl);
+    // A local server nobody configured (ollama, lmstudio) is optional: not running is no failure.
+    const optional = !settings.configured && key.source.kind === "not_needed";
+    return {
+      status: reach.ok ? "ok" : optional ? "warn" : "fail",
+      label: "provider",
+      summary: `${settings.name}: ${keyText}, ${reach.text}`,
+    } as const;
+  }));
+  if (reports.length === 0) {
+    checks.push({
+      status: "warn",
+      label: "provider",
+      summary: "no provider is ready: set a key such as OPENAI_API_KEY or run rienda auth login",
+    });
+  }
+  return [...checks, ...reports];
+}
+
+async function reachability(baseUrl: string): Promise<{ ok: boolean; text: string }> {
+  try {
+    const response = await fetch(baseUrl, { signal: AbortSignal.timeout(REACH_TIMEOUT_MS) });
+    await response.body?.cancel();
+    return { ok: true, text: `${baseUrl} reachable (HTTP ${response.status})` };
+  } catch (error) {
+    const reason = error instanceof DOMException && error.name === "TimeoutError"
+      ? `no answer in ${REACH_TIMEOUT_MS / 1000}s`
+      : errorMessage(error instanceof Error && error.cause !== undefined ? error.cause : error);
+    // "error sending request for url (…): client error (Connect): tcp connect error: …" → the cause.
+    const cause = /\(Connect\): (.*)$/.exec(reason)?.[1] ?? reason;
+    return { ok: false, text: `${baseUrl} unreachable: ${cause}` };
+  }
+}
+
+async function checkShell(io: Io): Promise<Check> {
+  for (const dir of (io.env("PATH") ?? "").split(":")) {
+    if (dir === "") continue;
+    try {
+      const info = await Deno.stat(`${dir}/sh`);
+      if (info.isFile) return { status: "ok", label: "shell", summary: `${dir}/sh` };
+    } catch {
+      // not in this directory
+    }
+  }
+  return {
+    status: "fail",
+    label: "shell",
+    summary: "sh is not on PATH (the shell tool and ctx.system.exec need it)",
+  };
+}

@@ -1,0 +1,111 @@
+/**
+ * `rienda init`: creates the rienda home with a commented `config.yaml`, one
+ * example agent, one example tool and one example hook. Never overwrites a
+ * file: existing ones are kept and reported.
+ *
+ * @module
+ */
+
+import { dirname, join } from "node:path";
+import { resolvePaths } from "../config/paths.ts";
+import type { Io } from "../ui/io.ts";
+import { EXIT } from "./exit.ts";
+
+const CONFIG_YAML = `# rienda configuration. Everything here is optional: the built-in providers
+# (openai, anthropic, openrouter, groq, deepseek, mistral, xai, together,
+# fireworks, gemini, ollama, lmstudio) work with their usual key variable,
+# e.g. OPENAI_API_KEY, or a key stored with \`rienda auth login <provider>\`.
+
+# The model of agents that name none (and of \`rienda run -m\`-less runs).
+# default_model: openai/gpt-4o-mini
+
+# providers:
+#   local:                              # used as local/<model>
+#     preset: ollama                    # a built-in preset, or:
+#     # protocol: openai_chat_completions
+#     # base_url: http://127.0.0.1:11434/v1
+#     # api_key_env: MY_KEY
+#     models:
+#       qwen:                           # local/qwen
+#         id: qwen2.5-coder:7b
+#         context_window: 32768
+
+# compaction:
+#   enabled: true
+#   reserve_tokens: 16384
+#   keep_recent_tokens: 20000
+
+# Settings for your tools and hooks, read as ctx.config.config.<name>.
+# config:
+#   word-count: { min_length: 3 }
+`;
+
+const AGENT_MD = `---
+description: A careful assistant for the current workspace.
+model: openai/gpt-4o-mini
+tools: [shell, word-count]
+hooks: [guard]
+---
+You are a careful assistant working in the user's workspace. Look at the
+files before you answer questions about them, and answer in a few sentences.
+`;
+
+const TOOL_JS = `// A user tool: the folder name is the tool name. See docs/extensions.md.
+module.exports = {
+  description: "Counts the words of a file in the workspace.",
+  parameters: {
+    type: "object",
+    properties: {
+      path: { type: "string", description: "Path relative to the workspace." },
+    },
+    required: ["path"],
+    additionalProperties: false,
+  },
+  execute: function (ctx, args) {
+    const text = ctx.file.read(args.path);
+    return String(text.trim().split(/\\s+/).filter(Boolean).length);
+  },
+};
+`;
+
+const HOOK_JS = `// A user hook: asks before a shell command that deletes recursively.
+module.exports = {
+  beforeToolExecute: function (ctx, call) {
+    if (call.name === "shell" && /\\brm\\s+-rf\\b/.test(call.arguments.command || "")) {
+      if (!ctx.confirm({ title: "Dangerous command", body: call.arguments.command })) {
+        return { allow: false, reason: "refused by the user" };
+      }
+    }
+  },
+};
+`;
+
+/** The files `init` creates, relative to the home. */
+export const INIT_FILES: readonly (readonly [string, string])[] = [
+  ["config.yaml", CONFIG_YAML],
+  ["agents/assistant.md", AGENT_MD],
+  ["tools/word-count/index.js", TOOL_JS],
+  ["hooks/guard/index.js", HOOK_JS],
+];
+
+/** Creates the missing files of the home; reports each one as created or kept. */
+export async function initCommand(io: Io): Promise<number> {
+  const { home } = resolvePaths(io.env);
+  await Deno.mkdir(home, { recursive: true, mode: 0o700 });
+  for (const [relative, text] of INIT_FILES) {
+    const path = join(home, relative);
+    await Deno.mkdir(dirname(path), { recursive: true });
+    try {
+      await Deno.writeTextFile(path, text, { createNew: true });
+      io.stdout.write(`created  ${path}\n`);
+    } catch (error) {
+      if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
+      io.stdout.write(`kept     ${path} (exists)\n`);
+    }
+  }
+  io.stdout.write(
+    `\nNext: set OPENAI_API_KEY (or run rienda auth login openai), then\n` +
+      `  rienda run -a assistant "how many words are in README.md?"\n`,
+  );
+  return EXIT.ok;
+}

@@ -1,0 +1,64 @@
+/**
+ * The declarations of the installation commands — `agents`, `doctor`,
+ * `init` — kept beside `program.ts`; their actions load on demand.
+ *
+ * @module
+ */
+
+import type { Command } from "commander";
+import type { Io } from "../ui/io.ts";
+
+const CONFIG_HELP = "configuration file (default: $RIENDA_CONFIG, then $RIENDA_HOME/config.yaml)";
+
+function configOf(flags: Record<string, unknown>): string | undefined {
+  return typeof flags.config === "string" ? flags.config : undefined;
+}
+
+/** Adds `agents`, `doctor` and `init` to `program`; `choose` receives the action to run. */
+export function addSetupCommands(
+  program: Command,
+  io: Io,
+  choose: (action: () => Promise<number>) => void,
+): void {
+  program.command("agents")
+    .description("list the agents with their model and description, and the broken files")
+    .option("--config <path>", CONFIG_HELP)
+    .addHelpText("after", "\nExamples:\n  rienda agents\n  RIENDA_HOME=./team rienda agents\n")
+    .action((flags: Record<string, unknown>) => {
+      choose(async () =>
+        (await import("./agents.ts")).agentsCommand(io, { config: configOf(flags) })
+      );
+    });
+  program.command("doctor")
+    .description("check the installation: config, agents, tools, hooks, keys, providers")
+    .option("--config <path>", CONFIG_HELP)
+    .option("--offline", "skip the provider reachability requests")
+    .addHelpText(
+      "after",
+      `
+Exits 1 when a check fails. Keys are never printed nor sent: a provider is
+"reachable" when its base URL answers an unauthenticated request.
+
+Examples:
+  rienda doctor
+  rienda doctor --offline
+`,
+    )
+    .action((flags: Record<string, unknown>) => {
+      choose(async () =>
+        (await import("./doctor.ts")).doctorCommand(io, {
+          config: configOf(flags),
+          offline: flags.offline === true,
+        })
+      );
+    });
+  program.command("init")
+    .description("create $RIENDA_HOME with a commented config.yaml, an agent, a tool and a hook")
+    .addHelpText(
+      "after",
+      "\nNever overwrites a file.\n\nExamples:\n  rienda init\n  RIENDA_HOME=./team rienda init\n",
+    )
+    .action(() => {
+      choose(async () => (await import("./init.ts")).initCommand(io));
+    });
+}
