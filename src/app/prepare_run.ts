@@ -8,18 +8,15 @@
  */
 
 import { resolve } from "node:path";
-import { type AgentDefinition, loadAgentFile } from "../agents/agent_file.ts";
+import { loadAgentFile } from "../agents/agent_file.ts";
 import { loadAgent } from "../agents/catalog.ts";
 import { loadConfig } from "../config/config.ts";
 import { loadCredentials } from "../config/credentials.ts";
 import { resolvePaths } from "../config/paths.ts";
-import { NO_HOOKS } from "../engine/hooks.ts";
 import type { RunOptions } from "../engine/run.ts";
 import { createModelClient } from "../providers/client.ts";
 import { newSessionId } from "../sessions/ids.ts";
 import { createSessionWriter } from "../sessions/writer.ts";
-import { builtinTools } from "../tools/builtins.ts";
-import type { Tool } from "../tools/tool.ts";
 import { loadWorkspaceContext, systemPromptWith } from "../workspace/context.ts";
 import { createCompactor } from "./compactor.ts";
 import {
@@ -30,6 +27,7 @@ import {
   sessionModelError,
   type SessionTarget,
 } from "./continue_session.ts";
+import { loadRunExtensions } from "./extensions.ts";
 import { resolveModel, ThinkingLevelError } from "./resolve_model.ts";
 import { bindRunSession } from "./run_session.ts";
 
@@ -52,6 +50,10 @@ export interface RunRequest {
   readonly thinking?: string | undefined;
   readonly env: (name: string) => string | undefined;
   readonly cwd: string;
+  /** Receives hook notices during the run (the front end makes them `notice` events). */
+  readonly notice?: ((text: string) => void) | undefined;
+  /** Aborts loading the extensions on interrupt. */
+  readonly signal?: AbortSignal | undefined;
 }
 
 /** A prepared run; dispose it to release the session and the extension host. */
@@ -93,12 +95,20 @@ export async function prepareRun(request: RunRequest): Promise<RunPlan> {
     () => resolveModel(config, modelRef, { env: request.env, credentials, thinking }),
   );
   const model = createModelClient(resolved);
-  const tools = selectTools(agent, builtinTools());
-  if (agent.hooks.length > 0) {
-    throw new Error(`${agent.path}: hooks: unknown hook "${agent.hooks[0]}" (available: none)`);
-  }
-  const workspace = await loadWorkspaceContext(workdir);
   const sessionId = continued?.id ?? newSessionId();
+  const extensions = await loadRunExtensions({
+    paths,
+    agent,
+    config: config.raw,
+    workdir,
+    sessionId,
+    modelRef,
+    autoApprove: request.autoApprove,
+    notice: request.notice ?? (() => {}),
+    signal: request.signal ?? new AbortController().signal,
+  });
+  failure.use(extensions);
+  const workspace = await loadWorkspaceContext(workdir);
   const resumed = continued === null
     ? null
     : continuation(continued, { agent: agent.id, model: modelRef, thinking: thinking ?? null });
@@ -129,8 +139,8 @@ export async function prepareRun(request: RunRequest): Promise<RunPlan> {
       modelRef,
       system: systemPromptWith(agent.systemPrompt, workspace),
       model,
-      tools,
-      hooks: NO_HOOKS,
+      tools: extensions.tools,
+      hooks: extensions.hooks,
       session,
       history: resumed?.history ?? [],
       ...(resumed?.summary === undefined ? {} : { summary: resumed.summary }),
@@ -139,12 +149,17 @@ export async function prepareRun(request: RunRequest): Promise<RunPlan> {
       diagnostics: [
         ...credentials.warnings,
         ...(continued?.warnings ?? []),
+        ...extensions.diagnostics,
         ...workspace.diagnostics,
       ],
       ...(request.maxTurns === undefined ? {} : { maxTurns: request.maxTurns }),
     },
     async [Symbol.asyncDispose]() {
-      await session[Symbol.asyncDispose]?.();
+      try {
+        await session[Symbol.asyncDispose]?.();
+      } finally {
+        await extensions[Symbol.asyncDispose]();
+      }
     },
   };
 }
@@ -169,7 +184,8 @@ function resolveSessionModel<T>(
   }
 }
 
-async function resolveWorkdir(cwd: string, workdir: string | undefined): Promise<string> {
+/** The absolute workspace directory (`-C`, default the current directory); it must exist. */
+export async function resolveWorkdir(cwd: string, workdir: string | undefined): Promise<string> {
   const path = resolve(cwd, workdir ?? ".");
   try {
     const info = await Deno.stat(path);
@@ -178,16 +194,4 @@ async function resolveWorkdir(cwd: string, workdir: string | undefined): Promise
     if (!(error instanceof Deno.errors.NotFound)) throw error;
   }
   throw new Error(`workdir ${path} is not a directory: pass an existing directory with -C`);
-}
-
-function selectTools(agent: AgentDefinition, available: readonly Tool[]): Tool[] {
-  const byName = new Map(available.map((tool) => [tool.name, tool]));
-  return agent.tools.map((name) => {
-    const tool = byName.get(name);
-    if (tool === undefined) {
-      const names = [...byName.keys()].sort().join(", ");
-      throw new Error(`${agent.path}: tools: unknown tool "${name}" (available: ${names})`);
-    }
-    return tool;
-  });
 }

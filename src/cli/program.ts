@@ -11,6 +11,7 @@
 import { Command, CommanderError, Option } from "commander";
 import type { Io } from "../ui/io.ts";
 import { UsageError } from "./exit.ts";
+import { addExtensionCommands } from "./extensions_program.ts";
 import type { RunFlags } from "./run.ts";
 import { addSessionsCommand } from "./sessions_program.ts";
 import { addSetupCommands } from "./setup_program.ts";
@@ -26,6 +27,8 @@ const COMMANDS = new Set([
   "auth",
   "models",
   "sessions",
+  "tools",
+  "hooks",
   "doctor",
   "init",
   "help",
@@ -92,6 +95,7 @@ Examples:
   addModelsCommand(program, io, choose);
   addAuthCommand(program, io, choose);
   addSessionsCommand(program, io, choose);
+  addExtensionCommands(program, io, signal, choose);
   addSetupCommands(program, io, choose);
   return program;
 }

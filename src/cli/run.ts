@@ -57,6 +57,7 @@ export async function runCommand(
     throw new UsageError("no agent: pass -a AGENT, -f FILE, -s SESSION or -c", "run");
   }
   const prompt = await readPrompt(io, flags.prompt, words);
+  const renderer = createRenderer(io, flags.output);
   await using plan = await prepareRun({
     agent,
     continueSession,
@@ -69,11 +70,13 @@ export async function runCommand(
     thinking: flags.thinking,
     env: io.env,
     cwd: io.cwd,
+    // Hook notices are events of the run, printed where the renderer prints notices.
+    notice: (text) => renderer.sink({ type: "notice", text }),
+    signal,
   }).catch((error: unknown) => {
     // A level the model does not accept is a usage error (exit 2).
     throw error instanceof ThinkingLevelError ? new UsageError(error.message, "run") : error;
   });
-  const renderer = createRenderer(io, flags.output);
   const outcome = await runAgent({ ...plan.options, emit: renderer.sink, signal }, prompt);
   renderer.finish();
   switch (outcome.reason) {

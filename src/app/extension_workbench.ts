@@ -1,0 +1,126 @@
+/**
+ * Extensions outside a run: what `rienda tools test` and `rienda hooks test`
+ * run one in (the host, the folders of the rienda home and a `ctx` like a
+ * run's, for a workspace given by `-C`), and the checked listing behind
+ * `rienda tools` and `rienda hooks`.
+ *
+ * - `ctx.session.id` is a fresh session id (nothing is stored);
+ *   `ctx.session.agentId` and `ctx.agent.name` are `test`, the agent's
+ *   frontmatter is empty; `ctx.session.modelId` is the configured
+ *   `default_model`, else `test/test`.
+ * - `ctx.config` is the whole `config.yaml` (`--config` picks another one).
+ *
+ * @module
+ */
+
+import { loadConfig } from "../config/config.ts";
+import { resolvePaths } from "../config/paths.ts";
+import { ExtensionHost } from "../extensions/host.ts";
+import type { ExtensionKind } from "../extensions/discovery.ts";
+import {
+  type ExtensionCatalog,
+  type ExtensionDirs,
+  loadExtensionCatalog,
+} from "../extensions/load_extensions.ts";
+import type { ExtensionRunContext, UserNotice } from "../extensions/run_context.ts";
+import { newSessionId } from "../sessions/ids.ts";
+import { builtinTools } from "../tools/builtins.ts";
+import type { Tool } from "../tools/tool.ts";
+import { createExtensionContext } from "./extensions.ts";
+import { resolveWorkdir } from "./prepare_run.ts";
+
+/** The agent id `ctx` shows outside a run. */
+export const WORKBENCH_AGENT_ID = "test";
+
+/** The model reference `ctx` shows outside a run when no `default_model` is configured. */
+export const WORKBENCH_MODEL_REF = "test/test";
+
+/** What {@link openExtensionWorkbench} needs. */
+export interface WorkbenchRequest {
+  readonly env: (name: string) => string | undefined;
+  readonly cwd: string;
+  /** `--config PATH`. */
+  readonly config: string | undefined;
+  /** `-C DIR`; the current directory when absent. */
+  readonly workdir: string | undefined;
+  /** `-y`: every `ctx.confirm` answers true. */
+  readonly autoApprove: boolean;
+  /** Hook notices and the lines of `ctx.log` / exec output of hooks. */
+  readonly notice: (text: string) => void;
+  /** `ctx.notify`. */
+  readonly notify: (notice: UserNotice) => void;
+  readonly signal: AbortSignal;
+}
+
+/** A host, the extension folders and a `ctx` for one workspace; dispose it to stop the host. */
+export interface ExtensionWorkbench extends Disposable {
+  readonly dirs: ExtensionDirs;
+  readonly builtins: readonly Tool[];
+  readonly context: ExtensionRunContext;
+  readonly workdir: string;
+}
+
+/**
+ * Resolves the home, the configuration and the workspace, and creates the host.
+ *
+ * @throws {Error} when the configuration is invalid or the workspace does not exist
+ */
+export async function openExtensionWorkbench(
+  request: WorkbenchRequest,
+): Promise<ExtensionWorkbench> {
+  const paths = resolvePaths(request.env, { config: request.config, cwd: request.cwd });
+  const config = await loadConfig(paths.configFile, { explicit: paths.configExplicit });
+  const workdir = await resolveWorkdir(request.cwd, request.workdir);
+  const builtins = builtinTools();
+  const host = new ExtensionHost();
+  const context = createExtensionContext({
+    paths,
+    workdir,
+    sessionId: newSessionId(),
+    modelRef: config.defaultModel ?? WORKBENCH_MODEL_REF,
+    agent: { id: WORKBENCH_AGENT_ID, frontmatter: {}, systemPrompt: "" },
+    config: config.raw,
+    autoApprove: request.autoApprove,
+    notice: request.notice,
+    notify: request.notify,
+  });
+  return {
+    dirs: {
+      host,
+      toolsDir: paths.toolsDir,
+      hooksDir: paths.hooksDir,
+      builtinToolNames: builtins.map((tool) => tool.name),
+      signal: request.signal,
+    },
+    builtins,
+    context,
+    workdir,
+    [Symbol.dispose]: () => host.close(),
+  };
+}
+
+/** Every user tool or hook of the home, checked, and the built-in tools (for `rienda tools|hooks`). */
+export interface HomeExtensions {
+  readonly catalog: ExtensionCatalog;
+  readonly builtins: readonly Tool[];
+  /** The folder listed: `$RIENDA_HOME/tools` or `$RIENDA_HOME/hooks`. */
+  readonly dir: string;
+}
+
+/** Loads and checks every extension of `kind` in the rienda home. */
+export async function loadHomeExtensions(
+  request: Pick<WorkbenchRequest, "env" | "cwd" | "signal">,
+  kind: ExtensionKind,
+): Promise<HomeExtensions> {
+  const paths = resolvePaths(request.env, { cwd: request.cwd });
+  const builtins = builtinTools();
+  using host = new ExtensionHost();
+  const catalog = await loadExtensionCatalog({
+    host,
+    toolsDir: paths.toolsDir,
+    hooksDir: paths.hooksDir,
+    builtinToolNames: builtins.map((tool) => tool.name),
+    signal: request.signal,
+  }, [kind]);
+  return { catalog, builtins, dir: kind === "tool" ? paths.toolsDir : paths.hooksDir };
+}

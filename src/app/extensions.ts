@@ -1,0 +1,142 @@
+/**
+ * The user tools and hooks of one run (reference: rienda-tools.md,
+ * rienda-hooks.md; docs/extensions.md, "Wiring").
+ *
+ * - An agent that declares no hook and only built-in tools (none replaced by
+ *   a user tool of the same name) never imports the extension host: its run
+ *   pays for a few `stat` calls, not for QuickJS.
+ * - Otherwise the host starts, the declared extensions are loaded and
+ *   checked, and an unknown or broken one fails here, before any request.
+ * - Hook notices (throws, bad returns, `ctx.log` and exec output of hooks)
+ *   go to the `notice` callback, which the front end turns into `notice`
+ *   events. `ctx.confirm` is false without a person, true with `-y`.
+ *
+ * @module
+ */
+
+import { join } from "node:path";
+import type { AgentDefinition } from "../agents/agent_file.ts";
+import type { RiendaPaths } from "../config/paths.ts";
+import { type HookRunner, NO_HOOKS } from "../engine/hooks.ts";
+import type { ExtensionRunContext, UserNotice } from "../extensions/run_context.ts";
+import { builtinTools } from "../tools/builtins.ts";
+import type { Tool } from "../tools/tool.ts";
+
+/** The folders of the rienda home extensions use. */
+export type ExtensionPaths = Pick<RiendaPaths, "toolsDir" | "hooksDir" | "cacheDir" | "storeDir">;
+
+/** What every `ctx` of one run, or of one `tools test` / `hooks test`, is built from. */
+export interface ExtensionContextOptions {
+  readonly paths: ExtensionPaths;
+  readonly workdir: string;
+  readonly sessionId: string;
+  readonly modelRef: string;
+  /** The agent behind `ctx.agent`. */
+  readonly agent: Pick<AgentDefinition, "id" | "frontmatter" | "systemPrompt">;
+  /** The whole parsed `config.yaml`. */
+  readonly config: Readonly<Record<string, unknown>>;
+  /** `-y`: every `ctx.confirm` answers true. */
+  readonly autoApprove: boolean;
+  /** Receives hook notices. */
+  readonly notice: (text: string) => void;
+  /** Shows `ctx.notify`; absent without a UI (runtime.md: then nothing). */
+  readonly notify?: (notice: UserNotice) => void;
+}
+
+/** The run context behind every `ctx` (no person to ask: `ctx.confirm` is `-y` or false). */
+export function createExtensionContext(options: ExtensionContextOptions): ExtensionRunContext {
+  const { paths, agent, notify } = options;
+  return {
+    workdir: options.workdir,
+    session: { id: options.sessionId, agentId: agent.id, modelId: options.modelRef },
+    agent: { name: agent.id, frontmatter: agent.frontmatter, systemPrompt: agent.systemPrompt },
+    config: options.config,
+    cacheDir: paths.cacheDir,
+    storeDir: paths.storeDir,
+    autoApprove: options.autoApprove,
+    notice: options.notice,
+    ...(notify === undefined ? {} : { notify }),
+  };
+}
+
+/** What {@link loadRunExtensions} needs. */
+export interface RunExtensionsRequest extends Omit<ExtensionContextOptions, "agent"> {
+  readonly agent: AgentDefinition;
+  /** Aborts loading (a module's top-level code) on interrupt. */
+  readonly signal: AbortSignal;
+}
+
+/** The tools and hooks of a run, and the host behind them (dispose it when the run ends). */
+export interface RunExtensions extends AsyncDisposable {
+  /** The agent's tools in declared order. */
+  readonly tools: readonly Tool[];
+  readonly hooks: HookRunner;
+  /** To report once at the start of the run (`tool "x": …`, `hook "x": …`). */
+  readonly diagnostics: readonly string[];
+}
+
+/**
+ * Resolves the agent's tools and hooks.
+ *
+ * @throws {Error} naming the agent file when a declared tool or hook is unknown or broken
+ */
+export async function loadRunExtensions(request: RunExtensionsRequest): Promise<RunExtensions> {
+  const { agent, paths } = request;
+  const builtins = builtinTools();
+  const byName = new Map(builtins.map((tool) => [tool.name, tool]));
+  const builtinOnly = agent.hooks.length === 0 &&
+    agent.tools.every((name) => byName.has(name)) &&
+    !(await anyExists(agent.tools.map((name) => join(paths.toolsDir, name))));
+  if (builtinOnly) {
+    return {
+      tools: agent.tools.flatMap((name) => byName.get(name) ?? []),
+      hooks: NO_HOOKS,
+      diagnostics: [],
+      [Symbol.asyncDispose]: () => Promise.resolve(),
+    };
+  }
+  // Loaded on demand: runs without user extensions never import the host.
+  const [{ ExtensionHost }, { loadAgentExtensions }] = await Promise.all([
+    import("../extensions/host.ts"),
+    import("../extensions/load_extensions.ts"),
+  ]);
+  const host = new ExtensionHost();
+  try {
+    const loaded = await loadAgentExtensions({
+      host,
+      toolsDir: paths.toolsDir,
+      hooksDir: paths.hooksDir,
+      builtinToolNames: [...byName.keys()],
+      builtins,
+      agentPath: agent.path,
+      tools: agent.tools,
+      hooks: agent.hooks,
+      context: createExtensionContext(request),
+      signal: request.signal,
+    });
+    return {
+      ...loaded,
+      [Symbol.asyncDispose]() {
+        host.close();
+        return Promise.resolve();
+      },
+    };
+  } catch (error) {
+    host.close();
+    throw error;
+  }
+}
+
+async function anyExists(paths: readonly string[]): Promise<boolean> {
+  const found = await Promise.all(
+    paths.map((path) =>
+      Deno.lstat(path).then(() => true, (error: unknown) => {
+        if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory) {
+          return false;
+        }
+        throw error;
+      })
+    ),
+  );
+  return found.includes(true);
+}

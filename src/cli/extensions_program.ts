@@ -1,0 +1,166 @@
+/**
+ * The declaration of `rienda tools [test]` and `rienda hooks [test]`: flags,
+ * help and examples, kept beside `program.ts` so the command tree stays
+ * readable. The actions live in `tools.ts` and `hooks.ts`, loaded on demand.
+ *
+ * @module
+ */
+
+import type { Command } from "commander";
+import type { Io } from "../ui/io.ts";
+import { UsageError } from "./exit.ts";
+import type { HooksTestFlags } from "./hooks.ts";
+import type { ToolsTestFlags } from "./tools.ts";
+
+const WORKDIR_HELP = "workspace directory of ctx (default: the current directory)";
+const CONFIG_HELP = "configuration file (default: $RIENDA_CONFIG, then $RIENDA_HOME/config.yaml)";
+const YES_HELP = "answer every ctx.confirm with yes (default: no)";
+
+type Choose = (action: () => Promise<number>) => void;
+
+function text(flags: Record<string, unknown>, name: string): string | undefined {
+  const value = flags[name];
+  return typeof value === "string" ? value : undefined;
+}
+
+/** `rienda tools foo`: commander hands `foo` to the default `list` command. */
+function rejectUnknown(parent: string, command: string | undefined): void {
+  if (command === undefined) return;
+  throw new UsageError(
+    `unknown ${parent} command "${command}" (expected list or test)`,
+    parent,
+  );
+}
+
+/** Adds `tools` and `hooks` with their `test` subcommands to `program`. */
+export function addExtensionCommands(
+  program: Command,
+  io: Io,
+  signal: AbortSignal,
+  choose: Choose,
+): void {
+  addToolsCommand(program, io, signal, choose);
+  addHooksCommand(program, io, signal, choose);
+}
+
+function addToolsCommand(program: Command, io: Io, signal: AbortSignal, choose: Choose): void {
+  const tools = program.command("tools")
+    .description("list built-in and user tools, or run one with tools test")
+    .usage("[list | test NAME --args JSON [-C DIR] [-y]]")
+    .addHelpText(
+      "after",
+      `
+User tools live in $RIENDA_HOME/tools/<name>/index.js; a user tool named
+like a built-in replaces it. Broken tools are reported on stderr.
+
+Examples:
+  rienda tools
+  rienda tools test word-count --args '{"path": "README.md"}'
+  rienda tools test shell --args '{"command": "ls"}' -C ~/code/app
+`,
+    );
+  tools.command("list", { isDefault: true })
+    .description("built-in and user tools with their descriptions; problems on stderr")
+    .argument("[command]")
+    .addHelpText("after", "\nExamples:\n  rienda tools\n  rienda tools list 2>/dev/null\n")
+    .action((command: string | undefined) => {
+      rejectUnknown("tools", command);
+      choose(async () => (await import("./tools.ts")).toolsList(io, signal));
+    });
+  tools.command("test")
+    .description("run one tool invocation outside any model call and print its result")
+    .argument("<name>", "a built-in or user tool")
+    .option("--args <json>", "the arguments, a JSON object checked against the tool's schema", "{}")
+    .option("-C, --workdir <dir>", WORKDIR_HELP)
+    .option("--config <path>", CONFIG_HELP)
+    .option("-y, --auto-approve", YES_HELP)
+    .addHelpText(
+      "after",
+      `
+The result text goes to stdout (exit 0; an error result exits 1); ctx.log and
+command output stream to stderr.
+
+Examples:
+  rienda tools test word-count --args '{"path": "README.md"}'
+  rienda tools test publish -y
+  rienda tools test http --args '{"url": "https://example.com"}'
+`,
+    )
+    .action((name: string, flags: Record<string, unknown>) => {
+      const parsed: ToolsTestFlags = {
+        args: text(flags, "args"),
+        workdir: text(flags, "workdir"),
+        config: text(flags, "config"),
+        autoApprove: flags.autoApprove === true,
+      };
+      choose(async () => (await import("./tools.ts")).toolsTest(io, signal, name, parsed));
+    });
+}
+
+function addHooksCommand(program: Command, io: Io, signal: AbortSignal, choose: Choose): void {
+  const hooks = program.command("hooks")
+    .description("list user hooks, or run one point of one with hooks test")
+    .usage("[list | test NAME POINT --payload JSON [-C DIR] [-y]]")
+    .addHelpText(
+      "after",
+      `
+User hooks live in $RIENDA_HOME/hooks/<name>/index.js and run for agents that
+list them under hooks:. Broken hooks are reported on stderr.
+
+Examples:
+  rienda hooks
+  rienda hooks test guard beforeToolExecute --payload '{"name": "shell", "arguments": {"command": "rm -rf /"}}'
+  rienda hooks test audit afterRun --payload '{"reason": "interrupted"}'
+`,
+    );
+  hooks.command("list", { isDefault: true })
+    .description("user hooks with the points they implement; problems on stderr")
+    .argument("[command]")
+    .addHelpText("after", "\nExamples:\n  rienda hooks\n")
+    .action((command: string | undefined) => {
+      rejectUnknown("hooks", command);
+      choose(async () => (await import("./hooks.ts")).hooksList(io, signal));
+    });
+  hooks.command("test")
+    .description("run one hook point on a payload and print what it returned, as JSON")
+    .argument("<name>", "a user hook")
+    .argument(
+      "<point>",
+      "beforeRun, afterRun, beforeModelRequest, afterModelResponse, beforeToolExecute or afterToolExecute",
+    )
+    .option("--payload <json>", "the payload, a JSON object (see below)", "{}")
+    .option("-C, --workdir <dir>", WORKDIR_HELP)
+    .option("--config <path>", CONFIG_HELP)
+    .option("-y, --auto-approve", YES_HELP)
+    .addHelpText(
+      "after",
+      `
+Payloads (missing optional fields get the values a run would give):
+  beforeRun           {"sessionId", "agentId", "modelId"}
+  afterRun            {"reason": "end_turn" | "interrupted" | "error"}
+  beforeModelRequest  {"system", "model", "messages": [{"role", "text"}]}
+  afterModelResponse  {"text", "thinking", "toolCalls": [{"id", "name", "arguments"}]}
+  beforeToolExecute   {"id", "name", "arguments"}
+  afterToolExecute    {"call": {"id", "name", "arguments"}, "result": {"text", "isError"}}
+
+stdout is the validated return as JSON (null: no opinion); notices, ctx.log and
+command output go to stderr.
+
+Examples:
+  rienda hooks test guard beforeToolExecute --payload '{"name": "shell", "arguments": {"command": "rm -rf build"}}'
+  rienda hooks test redact afterModelResponse --payload '{"text": "card 4111111111111111"}'
+  rienda hooks test audit afterRun --payload '{"reason": "end_turn"}' -C ~/code/app
+`,
+    )
+    .action((name: string, point: string, flags: Record<string, unknown>) => {
+      const parsed: HooksTestFlags = {
+        payload: text(flags, "payload"),
+        workdir: text(flags, "workdir"),
+        config: text(flags, "config"),
+        autoApprove: flags.autoApprove === true,
+      };
+      choose(async () =>
+        (await import("./hooks.ts")).hooksTest(io, signal, { name, point }, parsed)
+      );
+    });
+}

@@ -1,0 +1,95 @@
+/**
+ * `rienda hooks`: the user hooks with the points they implement, and the
+ * diagnostics of broken ones; `rienda hooks test NAME POINT --payload JSON`:
+ * one hook point on a payload, printing as JSON what it returned after
+ * validation (`null` for "no opinion"), with its notices on stderr
+ * (spec/cli.md).
+ *
+ * ```
+ * audit  afterRun
+ * guard  afterRun, beforeToolExecute
+ * ```
+ *
+ * @module
+ */
+
+import { loadHomeExtensions, openExtensionWorkbench } from "../app/extension_workbench.ts";
+import { HOOK_POINTS } from "../engine/hooks.ts";
+import { invokeHook } from "../extensions/hook_invocation.ts";
+import { isHookPoint, parseHookPayload } from "../extensions/hook_payloads.ts";
+import { loadHookByName } from "../extensions/load_extensions.ts";
+import type { Io } from "../ui/io.ts";
+import { formatColumns } from "./columns.ts";
+import { EXIT, UsageError } from "./exit.ts";
+import { parseJsonFlag, workbenchCallbacks } from "./extension_output.ts";
+
+/** The flags of `rienda hooks test`. */
+export interface HooksTestFlags {
+  /** `--payload JSON`; `{}` when absent. */
+  readonly payload: string | undefined;
+  /** `-C DIR`. */
+  readonly workdir: string | undefined;
+  /** `--config PATH`. */
+  readonly config: string | undefined;
+  /** `-y`. */
+  readonly autoApprove: boolean;
+}
+
+const COMMAND = "hooks test";
+
+/** `rienda hooks`: one line per hook with its points, sorted by name; diagnostics on stderr. */
+export async function hooksList(io: Io, signal: AbortSignal): Promise<number> {
+  const { catalog, dir } = await loadHomeExtensions({ env: io.env, cwd: io.cwd, signal }, "hook");
+  io.stdout.write(formatColumns(catalog.hooks.map((hook) => [hook.name, hook.points.join(", ")])));
+  for (const diagnostic of catalog.diagnostics) io.stderr.write(`${diagnostic}\n`);
+  if (catalog.hooks.length === 0 && catalog.diagnostics.length === 0) {
+    io.stderr.write(`no hooks in ${dir} (a hook is ${dir}/<name>/index.js)\n`);
+  }
+  return EXIT.ok;
+}
+
+/** `rienda hooks test NAME POINT`: runs one point of one hook and prints what it returned. */
+export async function hooksTest(
+  io: Io,
+  signal: AbortSignal,
+  target: { readonly name: string; readonly point: string },
+  flags: HooksTestFlags,
+): Promise<number> {
+  const { name, point } = target;
+  if (!isHookPoint(point)) {
+    throw new UsageError(
+      `unknown hook point "${point}" (expected one of: ${HOOK_POINTS.join(", ")})`,
+      COMMAND,
+    );
+  }
+  const payload = parseHookPayload(point, parseJsonFlag("--payload", flags.payload, COMMAND));
+  if (!payload.ok) throw new UsageError(payload.message, COMMAND);
+  const callbacks = workbenchCallbacks(io);
+  using workbench = await openExtensionWorkbench({
+    env: io.env,
+    cwd: io.cwd,
+    config: flags.config,
+    workdir: flags.workdir,
+    autoApprove: flags.autoApprove,
+    signal,
+    ...callbacks,
+  });
+  const { hook, warnings } = await loadHookByName({ ...workbench.dirs, name });
+  for (const warning of warnings) callbacks.notice(warning);
+  if (!hook.points.includes(point)) {
+    throw new Error(
+      `hook "${name}" does not implement ${point} (it implements: ${hook.points.join(", ")})`,
+    );
+  }
+  const returned = await invokeHook(hook, point, payload.args, {
+    host: workbench.dirs.host,
+    context: workbench.context,
+    signal,
+  });
+  if (signal.aborted) {
+    io.stderr.write("rienda: the hook was interrupted\n");
+    return EXIT.interrupted;
+  }
+  io.stdout.write(`${JSON.stringify(returned)}\n`);
+  return EXIT.ok;
+}

@@ -1,0 +1,119 @@
+/**
+ * `rienda tools`: the built-in and user tools with their descriptions, and
+ * the diagnostics of broken ones; `rienda tools test NAME --args JSON`: one
+ * invocation outside any model call (spec/cli.md).
+ *
+ * ```
+ * http        built-in  Sends one HTTP request and returns the response.
+ * shell       user      Runs a command (replaces the built-in).
+ * word-count  user      Counts the words of a file in the workspace.
+ * ```
+ *
+ * @module
+ */
+
+import { loadHomeExtensions, openExtensionWorkbench } from "../app/extension_workbench.ts";
+import { loadToolByName } from "../extensions/load_extensions.ts";
+import { validateToolArguments } from "../tools/arguments.ts";
+import { errorResult, type ToolResult } from "../tools/tool.ts";
+import { capToolResult } from "../tools/truncate.ts";
+import type { Io } from "../ui/io.ts";
+import { formatColumns } from "./columns.ts";
+import { EXIT } from "./exit.ts";
+import { parseJsonFlag, workbenchCallbacks } from "./extension_output.ts";
+
+/** The call id a `tools test` invocation runs under. */
+export const TEST_CALL_ID = "call_test";
+
+/** The flags of `rienda tools test`. */
+export interface ToolsTestFlags {
+  /** `--args JSON`; `{}` when absent. */
+  readonly args: string | undefined;
+  /** `-C DIR`. */
+  readonly workdir: string | undefined;
+  /** `--config PATH`. */
+  readonly config: string | undefined;
+  /** `-y`. */
+  readonly autoApprove: boolean;
+}
+
+/** The first line of a description, for a listing. */
+function summary(description: string): string {
+  return description.trim().split("\n")[0]?.trim() ?? "";
+}
+
+/** `rienda tools`: one line per tool, sorted by name; diagnostics on stderr. */
+export async function toolsList(io: Io, signal: AbortSignal): Promise<number> {
+  const { catalog, builtins } = await loadHomeExtensions(
+    { env: io.env, cwd: io.cwd, signal },
+    "tool",
+  );
+  const user = new Map(catalog.tools.map((tool) => [tool.name, tool]));
+  const rows = [
+    ...builtins.filter((tool) => !user.has(tool.name)).map((tool) => ({
+      ...tool,
+      origin: "built-in",
+    })),
+    ...catalog.tools.map((tool) => ({ ...tool, origin: "user" })),
+  ].sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+  io.stdout.write(
+    formatColumns(rows.map((row) => [row.name, row.origin, summary(row.description)])),
+  );
+  for (const diagnostic of catalog.diagnostics) io.stderr.write(`${diagnostic}\n`);
+  return EXIT.ok;
+}
+
+/**
+ * `rienda tools test NAME`: validates the arguments, runs the tool once and
+ * prints the result text on stdout (exit 0), or an error result's text (exit 1).
+ */
+export async function toolsTest(
+  io: Io,
+  signal: AbortSignal,
+  name: string,
+  flags: ToolsTestFlags,
+): Promise<number> {
+  const args = parseJsonFlag("--args", flags.args, "tools test");
+  using workbench = await openExtensionWorkbench({
+    env: io.env,
+    cwd: io.cwd,
+    config: flags.config,
+    workdir: flags.workdir,
+    autoApprove: flags.autoApprove,
+    signal,
+    ...workbenchCallbacks(io),
+  });
+  const tool = await loadToolByName({
+    ...workbench.dirs,
+    name,
+    builtins: workbench.builtins,
+    context: workbench.context,
+  });
+  const validated = validateToolArguments(tool, args);
+  let result: ToolResult;
+  let atLineStart = true;
+  if (!validated.ok) result = errorResult(validated.message);
+  else {
+    try {
+      result = await tool.execute(validated.args, {
+        callId: TEST_CALL_ID,
+        workdir: workbench.workdir,
+        signal,
+        output: (text) => {
+          io.stderr.write(text);
+          if (text !== "") atLineStart = text.endsWith("\n");
+        },
+      });
+    } catch (error) {
+      result = errorResult(error instanceof Error ? error.message : String(error));
+    }
+  }
+  if (!atLineStart) io.stderr.write("\n");
+  if (signal.aborted) {
+    io.stderr.write("rienda: the tool was interrupted\n");
+    return EXIT.interrupted;
+  }
+  const text = capToolResult(result.text);
+  io.stdout.write(text === "" || text.endsWith("\n") ? text : `${text}\n`);
+  return result.isError ? EXIT.failure : EXIT.ok;
+}
