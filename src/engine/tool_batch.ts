@@ -89,7 +89,7 @@ async function executeTool(call: ToolCallPayload, options: ToolBatchOptions): Pr
     const available = [...options.tools.keys()].join(", ") || "none";
     return errorResult(`unknown tool "${call.name}" (available: ${available})`);
   }
-  const validated = validateToolArguments(tool, call.arguments);
+  const validated = await validateToolArguments(tool, call.arguments);
   if (!validated.ok) return errorResult(validated.message);
   try {
     const result = await tool.execute(validated.args, {

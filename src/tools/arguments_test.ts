@@ -17,90 +17,99 @@ const shellLike = {
   },
 };
 
-function messageFor(raw: unknown, tool: Parameters<typeof validateToolArguments>[0] = shellLike) {
-  const check = validateToolArguments(tool, raw);
+async function messageFor(
+  raw: unknown,
+  tool: Parameters<typeof validateToolArguments>[0] = shellLike,
+) {
+  const check = await validateToolArguments(tool, raw);
   assert.equal(check.ok, false);
   return check.ok ? "" : check.message;
 }
 
-Deno.test("validateToolArguments() accepts matching arguments and returns them", () => {
+Deno.test("await validateToolArguments() accepts matching arguments and returns them", async () => {
   const args = { command: "ls", "timeout_ms": 5, headers: { a: "b" } };
-  assert.deepEqual(validateToolArguments(shellLike, args), { ok: true, args });
+  assert.deepEqual(await validateToolArguments(shellLike, args), { ok: true, args });
 });
 
-Deno.test("validateToolArguments() names a missing required property", () => {
-  assert.equal(messageFor({}), 'the tool was not executed: "command" is required');
+Deno.test("await validateToolArguments() names a missing required property", async () => {
+  assert.equal(await messageFor({}), 'the tool was not executed: "command" is required');
 });
 
-Deno.test("validateToolArguments() names the expected type and the value found", () => {
+Deno.test("await validateToolArguments() names the expected type and the value found", async () => {
   assert.equal(
-    messageFor({ command: "ls", timeout_ms: "fast" }),
+    await messageFor({ command: "ls", timeout_ms: "fast" }),
     'the tool was not executed: "timeout_ms" must be integer (found "fast")',
   );
 });
 
-Deno.test("validateToolArguments() names an unexpected property", () => {
+Deno.test("await validateToolArguments() names an unexpected property", async () => {
   assert.equal(
-    messageFor({ command: "ls", foo: 1 }),
+    await messageFor({ command: "ls", foo: 1 }),
     'the tool was not executed: unexpected property "foo"',
   );
 });
 
-Deno.test("validateToolArguments() lists every problem, joined by semicolons", () => {
+Deno.test("await validateToolArguments() lists every problem, joined by semicolons", async () => {
   assert.equal(
-    messageFor({ foo: 1, timeout_ms: 0 }),
+    await messageFor({ foo: 1, timeout_ms: 0 }),
     'the tool was not executed: "command" is required; unexpected property "foo"; ' +
       '"timeout_ms" must be >= 1 (found 0)',
   );
 });
 
-Deno.test("validateToolArguments() lists the allowed values of an enum", () => {
+Deno.test("await validateToolArguments() lists the allowed values of an enum", async () => {
   assert.equal(
-    messageFor({ command: "x", method: "PUT" }),
+    await messageFor({ command: "x", method: "PUT" }),
     'the tool was not executed: "method" must be one of "GET", "POST" (found "PUT")',
   );
 });
 
-Deno.test("validateToolArguments() writes nested paths with dots and brackets", () => {
+Deno.test("await validateToolArguments() writes nested paths with dots and brackets", async () => {
   assert.equal(
-    messageFor({ command: "x", headers: { accept: 1 }, items: [1, "two"] }),
+    await messageFor({ command: "x", headers: { accept: 1 }, items: [1, "two"] }),
     'the tool was not executed: "headers.accept" must be string (found 1); ' +
       '"items[1]" must be number (found "two")',
   );
 });
 
-Deno.test("validateToolArguments() refuses values that are not a JSON object", () => {
+Deno.test("await validateToolArguments() refuses values that are not a JSON object", async () => {
   for (const raw of [null, [], ["command"], 3, true, undefined, new Date(0)]) {
-    assert.equal(messageFor(raw), "the tool was not executed: the arguments are not a JSON object");
+    assert.equal(
+      await messageFor(raw),
+      "the tool was not executed: the arguments are not a JSON object",
+    );
   }
 });
 
-Deno.test("validateToolArguments() reports argument text that is not valid JSON", () => {
-  const message = messageFor('{"command": "ls"');
+Deno.test("await validateToolArguments() reports argument text that is not valid JSON", async () => {
+  const message = await messageFor('{"command": "ls"');
   assert.match(message, /^the tool was not executed: the arguments are not valid JSON: \S/);
   assert.notEqual(message.charAt(message.indexOf("JSON: ") + 6), "U"); // lower-cased
 });
 
-Deno.test("validateToolArguments() checks JSON text that decodes to an object", () => {
-  assert.deepEqual(validateToolArguments(shellLike, '{"command":"ls"}'), {
+Deno.test("await validateToolArguments() checks JSON text that decodes to an object", async () => {
+  assert.deepEqual(await validateToolArguments(shellLike, '{"command":"ls"}'), {
     ok: true,
     args: { command: "ls" },
   });
-  assert.equal(messageFor("[1]"), "the tool was not executed: the arguments are not a JSON object");
+  assert.equal(
+    await messageFor("[1]"),
+    "the tool was not executed: the arguments are not a JSON object",
+  );
 });
 
-Deno.test("validateToolArguments() reports a schema that does not compile, naming the tool", () => {
+Deno.test("await validateToolArguments() reports a schema that does not compile, naming the tool", async () => {
   const broken = {
     name: "lint",
     parameters: { type: "object", properties: { a: { type: "strin" } } },
   };
   assert.match(
-    messageFor({}, broken),
+    await messageFor({}, broken),
     /^the tool was not executed: the "parameters" schema of tool "lint" is invalid: schema is invalid/,
   );
 });
 
-Deno.test("validateToolArguments() tolerates unknown keywords, formats and a 2020-12 $schema", () => {
+Deno.test("await validateToolArguments() tolerates unknown keywords, formats and a 2020-12 $schema", async () => {
   const tool = {
     name: "user",
     parameters: {
@@ -110,20 +119,20 @@ Deno.test("validateToolArguments() tolerates unknown keywords, formats and a 202
       required: ["url"],
     },
   };
-  assert.equal(validateToolArguments(tool, { url: "not a url" }).ok, true);
-  assert.equal(messageFor({}, tool), 'the tool was not executed: "url" is required');
+  assert.equal((await validateToolArguments(tool, { url: "not a url" })).ok, true);
+  assert.equal(await messageFor({}, tool), 'the tool was not executed: "url" is required');
 });
 
-Deno.test("validateToolArguments() keeps two schemas with the same $id apart", () => {
+Deno.test("await validateToolArguments() keeps two schemas with the same $id apart", async () => {
   const tool = { name: "t", parameters: { $id: "same", type: "object", required: ["a"] } };
   const twin = { name: "u", parameters: { $id: "same", type: "object", required: ["b"] } };
-  assert.equal(messageFor({}, tool), 'the tool was not executed: "a" is required');
-  assert.equal(messageFor({}, twin), 'the tool was not executed: "b" is required');
-  assert.equal(messageFor({}, tool), 'the tool was not executed: "a" is required');
+  assert.equal(await messageFor({}, tool), 'the tool was not executed: "a" is required');
+  assert.equal(await messageFor({}, twin), 'the tool was not executed: "b" is required');
+  assert.equal(await messageFor({}, tool), 'the tool was not executed: "a" is required');
 });
 
-Deno.test("validateToolArguments() shortens long found values", () => {
-  const message = messageFor({ command: "x", timeout_ms: "y".repeat(500) });
+Deno.test("await validateToolArguments() shortens long found values", async () => {
+  const message = await messageFor({ command: "x", timeout_ms: "y".repeat(500) });
   assert.ok(message.length < 200, message);
   assert.match(message, /…\)$/);
 });

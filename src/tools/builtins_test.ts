@@ -2,16 +2,16 @@ import assert from "node:assert/strict";
 import { validateToolArguments } from "./arguments.ts";
 import { builtinTools } from "./builtins.ts";
 
-Deno.test("builtinTools() lists http and shell, sorted by name", () => {
+Deno.test("builtinTools() lists http and shell, sorted by name", async () => {
   assert.deepEqual(builtinTools().map((tool) => tool.name), ["http", "shell"]);
 });
 
-Deno.test("builtinTools() gives every tool a description and a schema ajv compiles", () => {
+Deno.test("builtinTools() gives every tool a description and a schema ajv compiles", async () => {
   for (const tool of builtinTools()) {
     assert.ok(tool.description.trim().length > 0, tool.name);
     assert.equal(tool.parameters.type, "object");
     assert.equal(tool.parameters.additionalProperties, false);
-    const outcome = validateToolArguments(tool, { unexpected: true });
+    const outcome = await validateToolArguments(tool, { unexpected: true });
     assert.equal(outcome.ok, false);
     assert.doesNotMatch(outcome.ok ? "" : outcome.message, /schema .* is invalid/);
   }

@@ -198,19 +198,19 @@ Deno.test("http refuses bad urls, methods and bodies before sending", async () =
   );
 });
 
-Deno.test("http's schema requires url and keeps header values strings", () => {
-  const check = (raw: unknown) => {
-    const outcome = validateToolArguments(http, raw);
+Deno.test("http's schema requires url and keeps header values strings", async () => {
+  const check = async (raw: unknown) => {
+    const outcome = await validateToolArguments(http, raw);
     return outcome.ok ? "ok" : outcome.message;
   };
-  assert.equal(check({ url: "http://x", "timeout_ms": 600_000 }), "ok");
-  assert.equal(check({}), 'the tool was not executed: "url" is required');
+  assert.equal(await check({ url: "http://x", "timeout_ms": 600_000 }), "ok");
+  assert.equal(await check({}), 'the tool was not executed: "url" is required');
   assert.equal(
-    check({ url: "http://x", headers: { a: 1 } }),
+    await check({ url: "http://x", headers: { a: 1 } }),
     'the tool was not executed: "headers.a" must be string (found 1)',
   );
   assert.equal(
-    check({ url: "http://x", "timeout_ms": 600_001 }),
+    await check({ url: "http://x", "timeout_ms": 600_001 }),
     'the tool was not executed: "timeout_ms" must be <= 600000 (found 600001)',
   );
 });

@@ -130,23 +130,23 @@ Deno.test("shell keeps long output under the cap and its status line last", asyn
   assert.equal(live.join("").length, 400000 + "oops\n".length);
 });
 
-Deno.test("shell's schema requires command and bounds timeout_ms", () => {
-  const check = (raw: unknown) => {
-    const outcome = validateToolArguments(shell, raw);
+Deno.test("shell's schema requires command and bounds timeout_ms", async () => {
+  const check = async (raw: unknown) => {
+    const outcome = await validateToolArguments(shell, raw);
     return outcome.ok ? "ok" : outcome.message;
   };
-  assert.equal(check({ command: "ls", workdir: "a", "timeout_ms": 1_800_000 }), "ok");
-  assert.equal(check({}), 'the tool was not executed: "command" is required');
+  assert.equal(await check({ command: "ls", workdir: "a", "timeout_ms": 1_800_000 }), "ok");
+  assert.equal(await check({}), 'the tool was not executed: "command" is required');
   assert.equal(
-    check({ command: "ls", "timeout_ms": 0 }),
+    await check({ command: "ls", "timeout_ms": 0 }),
     'the tool was not executed: "timeout_ms" must be >= 1 (found 0)',
   );
   assert.equal(
-    check({ command: "ls", "timeout_ms": 1_800_001 }),
+    await check({ command: "ls", "timeout_ms": 1_800_001 }),
     'the tool was not executed: "timeout_ms" must be <= 1800000 (found 1800001)',
   );
   assert.equal(
-    check({ command: "ls", cwd: "/" }),
+    await check({ command: "ls", cwd: "/" }),
     'the tool was not executed: unexpected property "cwd"',
   );
 });
