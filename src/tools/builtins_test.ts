@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { validateToolArguments } from "./arguments.ts";
 import { builtinTools } from "./builtins.ts";
 
-Deno.test("builtinTools() lists http and shell, sorted by name", async () => {
+Deno.test("builtinTools() lists http and shell, sorted by name", () => {
   assert.deepEqual(builtinTools().map((tool) => tool.name), ["http", "shell"]);
 });
 
