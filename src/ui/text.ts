@@ -35,6 +35,7 @@ export function createTextRenderer(options: TextRendererOptions): Renderer {
   const spinner = createSpinner(stderr, style);
   let stderrAtLineStart = true;
   const streamedCalls = new Set<string>();
+  let streamedChars = 0;
 
   const endStderrLine = () => {
     spinner.stop();
@@ -54,12 +55,14 @@ export function createTextRenderer(options: TextRendererOptions): Renderer {
         spinner.start("waiting for the model");
         break;
       case "text_delta":
-        spinner.start("writing");
+        streamedChars += event.text.length;
+        spinner.start(`writing (${streamedChars} characters)`);
         break;
       case "thinking_delta":
         spinner.start("thinking");
         break;
       case "message_end":
+        streamedChars = 0;
         spinner.stop();
         if (event.text !== "") {
           stdout.write(event.text.endsWith("\n") ? event.text : `${event.text}\n`);
@@ -85,6 +88,7 @@ export function createTextRenderer(options: TextRendererOptions): Renderer {
         line(style.yellow(event.text));
         break;
       case "retry":
+        streamedChars = 0;
         line(style.yellow(`retrying in ${(event.delayMs / 1000).toFixed(1)}s: ${event.error}`));
         break;
       case "compaction":
