@@ -43,11 +43,13 @@ function list(value: unknown, where: string): unknown[] {
   return value;
 }
 
-function toolCall(value: unknown, where: string) {
-  const call = record(value, where);
+/** A tool call at `where` (a field path; `null` for the payload itself). */
+function toolCall(value: unknown, where: string | null) {
+  const call = record(value, where ?? "the payload");
+  const field = (name: string) => where === null ? name : `${where}.${name}`;
   return {
-    id: string(call.id, `${where}.id`, "call_test"),
-    name: string(call.name, `${where}.name`),
+    id: string(call.id, field("id"), "call_test"),
+    name: string(call.name, field("name")),
     arguments: call.arguments ?? {},
   };
 }
@@ -89,7 +91,7 @@ function argsFor(point: HookPoint, payload: Record<string, unknown>): unknown[] 
         ),
       }];
     case "beforeToolExecute":
-      return [toolCall(payload, "the payload")];
+      return [toolCall(payload, null)];
     case "afterToolExecute": {
       const result = record(payload.result, "result");
       const isError = result.isError ?? false;

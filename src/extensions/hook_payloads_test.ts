@@ -48,6 +48,14 @@ Deno.test("parseHookPayload() names the wrong part", () => {
       message: 'invalid beforeModelRequest payload: messages[0].role must be "user" or "assistant"',
     },
   );
+  assert.deepEqual(parseHookPayload("beforeToolExecute", { arguments: {} }), {
+    ok: false,
+    message: "invalid beforeToolExecute payload: name must be a string",
+  });
+  assert.deepEqual(parseHookPayload("afterToolExecute", { call: {}, result: { text: "" } }), {
+    ok: false,
+    message: "invalid afterToolExecute payload: call.name must be a string",
+  });
   assert.deepEqual(parseHookPayload("beforeRun", [1]), {
     ok: false,
     message: "invalid beforeRun payload: the payload must be an object",
