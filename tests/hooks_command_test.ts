@@ -18,7 +18,7 @@ const GUARD = `module.exports = {
 };
 `;
 
-Deno.test("rienda hooks lists hooks with their points and reports broken ones on stderr", async () => {
+Deno.test("rienda hooks lists hooks with their points and reports broken ones on stderr with exit 1", async () => {
   await using env = await createTestEnv();
   const empty = await env.run(["hooks"]);
   assert.equal(empty.code, 0, empty.stderr);
@@ -36,7 +36,7 @@ Deno.test("rienda hooks lists hooks with their points and reports broken ones on
   );
   await env.writeTool("not-a-hook", `throw new Error("tools are not listed here");`);
   const result = await env.run(["hooks"]);
-  assert.equal(result.code, 0, result.stderr);
+  assert.equal(result.code, 1, "a broken hook fails the listing");
   assert.deepEqual(linesOf(result.stdout), [
     "guard  afterRun, beforeToolExecute",
     "typo   afterRun",
@@ -46,6 +46,10 @@ Deno.test("rienda hooks lists hooks with their points and reports broken ones on
     'hook "empty": exports no hook point (expected at least one of: beforeRun, afterRun, beforeModelRequest, afterModelResponse, beforeToolExecute, afterToolExecute)',
     'hook "typo": unknown point "beforeToolExecution" ignored (known: beforeRun, afterRun, beforeModelRequest, afterModelResponse, beforeToolExecute, afterToolExecute)',
   ]);
+  await Deno.remove(`${env.home}/hooks/empty`, { recursive: true });
+  const fixed = await env.run(["hooks"]);
+  assert.equal(fixed.code, 0, "an unknown point is only a warning");
+  assert.equal(fixed.stdout, result.stdout);
 });
 
 Deno.test("rienda hooks test prints the validated return as JSON: a refusal, or null with -y", async () => {

@@ -27,7 +27,7 @@ const ASK = `module.exports = {
 };
 `;
 
-Deno.test("rienda tools lists built-in and user tools and reports broken ones on stderr", async () => {
+Deno.test("rienda tools lists built-in and user tools and reports broken ones on stderr with exit 1", async () => {
   await using env = await createTestEnv();
   await env.writeTool("word-count", WORD_COUNT);
   await env.writeTool(
@@ -41,7 +41,7 @@ Deno.test("rienda tools lists built-in and user tools and reports broken ones on
   await Deno.mkdir(`${env.home}/tools/no-file`, { recursive: true });
   await Deno.mkdir(`${env.home}/tools/bad name`, { recursive: true });
   const result = await env.run(["tools"]);
-  assert.equal(result.code, 0, result.stderr);
+  assert.equal(result.code, 1, "broken tools fail the listing, like broken agents");
   assert.deepEqual(linesOf(result.stdout), [
     "http        built-in  Sends one HTTP request and returns the response.",
     "shell       user      My shell.",
@@ -55,6 +55,13 @@ Deno.test("rienda tools lists built-in and user tools and reports broken ones on
   ]);
   const list = await env.run(["tools", "list"]);
   assert.equal(list.stdout, result.stdout);
+  for (const name of ["broken", "no-file", "bad name"]) {
+    await Deno.remove(`${env.home}/tools/${name}`, { recursive: true });
+  }
+  const fixed = await env.run(["tools"]);
+  assert.equal(fixed.code, 0, "a replaced built-in is only a remark");
+  assert.equal(fixed.stdout, result.stdout);
+  assert.equal(fixed.stderr, 'tool "shell": replaces the built-in tool of the same name\n');
 });
 
 Deno.test("rienda tools test runs one invocation in the workspace and prints the result", async () => {

@@ -37,7 +37,7 @@ export interface HooksTestFlags {
 
 const COMMAND = "hooks test";
 
-/** `rienda hooks`: one line per hook with its points, sorted by name; diagnostics on stderr. */
+/** `rienda hooks`: one line per hook with its points, sorted by name; diagnostics on stderr, exit 1 when one is broken. */
 export async function hooksList(io: Io, signal: AbortSignal): Promise<number> {
   const { catalog, dir } = await loadHomeExtensions({ env: io.env, cwd: io.cwd, signal }, "hook");
   io.stdout.write(formatColumns(catalog.hooks.map((hook) => [hook.name, hook.points.join(", ")])));
@@ -45,7 +45,7 @@ export async function hooksList(io: Io, signal: AbortSignal): Promise<number> {
   if (catalog.hooks.length === 0 && catalog.diagnostics.length === 0) {
     io.stderr.write(`no hooks in ${dir} (a hook is ${dir}/<name>/index.js)\n`);
   }
-  return EXIT.ok;
+  return catalog.problems.length > 0 ? EXIT.failure : EXIT.ok;
 }
 
 /** `rienda hooks test NAME POINT`: runs one point of one hook and prints what it returned. */

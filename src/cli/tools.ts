@@ -42,7 +42,7 @@ function summary(description: string): string {
   return description.trim().split("\n")[0]?.trim() ?? "";
 }
 
-/** `rienda tools`: one line per tool, sorted by name; diagnostics on stderr. */
+/** `rienda tools`: one line per tool, sorted by name; diagnostics on stderr, exit 1 when one is broken. */
 export async function toolsList(io: Io, signal: AbortSignal): Promise<number> {
   const { catalog, builtins } = await loadHomeExtensions(
     { env: io.env, cwd: io.cwd, signal },
@@ -60,7 +60,8 @@ export async function toolsList(io: Io, signal: AbortSignal): Promise<number> {
     formatColumns(rows.map((row) => [row.name, row.origin, summary(row.description)])),
   );
   for (const diagnostic of catalog.diagnostics) io.stderr.write(`${diagnostic}\n`);
-  return EXIT.ok;
+  // Like `rienda agents`: a broken tool fails the listing, so scripts notice.
+  return catalog.problems.length > 0 ? EXIT.failure : EXIT.ok;
 }
 
 /**
@@ -89,7 +90,7 @@ export async function toolsTest(
     builtins: workbench.builtins,
     context: workbench.context,
   });
-  const validated = validateToolArguments(tool, args);
+  const validated = await validateToolArguments(tool, args);
   let result: ToolResult;
   let atLineStart = true;
   if (!validated.ok) result = errorResult(validated.message);

@@ -61,6 +61,8 @@ export interface ExtensionCatalog {
   readonly hooks: readonly LoadedHook[];
   /** Broken extensions, warnings and built-ins replaced by user tools, in name order. */
   readonly diagnostics: readonly string[];
+  /** The diagnostics of broken extensions only (not warnings): what a listing fails on. */
+  readonly problems: readonly string[];
 }
 
 interface Checked {
@@ -121,6 +123,12 @@ export async function loadExtensionCatalog(
       ...checkedTools.diagnostics,
       ...hooks.diagnostics,
       ...checkedHooks.diagnostics,
+    ],
+    problems: [
+      ...tools.diagnostics,
+      ...checkedTools.problems.values(),
+      ...hooks.diagnostics,
+      ...checkedHooks.problems.values(),
     ],
   };
 }

@@ -104,6 +104,12 @@ Deno.test("loadExtensionCatalog() checks every tool and hook and reports broken 
     'hook "empty": exports no hook point (expected at least one of: beforeRun, afterRun, beforeModelRequest, afterModelResponse, beforeToolExecute, afterToolExecute)',
     'hook "typo": unknown point "beforeToolExecution" ignored (known: beforeRun, afterRun, beforeModelRequest, afterModelResponse, beforeToolExecute, afterToolExecute)',
   ]);
+  assert.deepEqual(
+    catalog.problems,
+    catalog.diagnostics.filter((line) =>
+      !line.includes("replaces the built-in") && !line.includes("unknown point")
+    ),
+  );
 });
 
 Deno.test("loadAgentExtensions()", async (t) => {
