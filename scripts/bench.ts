@@ -11,6 +11,7 @@
 import { startFakeProvider, type Turn } from "../tests/harness/fake_provider.ts";
 import { createTestEnv, type TestEnv } from "../tests/harness/env.ts";
 import { CHECKOUT_DIR } from "../tests/harness/rienda.ts";
+import { measureExtensions, writeExtensionAgents } from "./bench_extensions.ts";
 import { LONG_SESSION_ID, writeLongSession } from "./bench_long_session.ts";
 
 const RUNS = Number(Deno.env.get("BENCH_RUNS") ?? "10");
@@ -128,6 +129,19 @@ export const SCENARIOS: Scenario[] = [
     args: ["run", "-s", LONG_SESSION_ID, "-p", "hi"],
     setup: writeLongSession,
   },
+  {
+    // Issue 3: the same run with and without hooks (a user tool, then 5 hooks around it).
+    name: "one user tool call",
+    turns: () => [{ toolCalls: [{ name: "trivial", arguments: {} }] }, { text: "done" }],
+    args: ["run", "-a", "plain", "-p", "go"],
+    setup: writeExtensionAgents,
+  },
+  {
+    name: "one user tool call, 5 hooks",
+    turns: () => [{ toolCalls: [{ name: "trivial", arguments: {} }] }, { text: "done" }],
+    args: ["run", "-a", "hooked", "-p", "go"],
+    setup: writeExtensionAgents,
+  },
 ];
 
 if (import.meta.main) {
@@ -137,5 +151,9 @@ if (import.meta.main) {
   for (const scenario of SCENARIOS) {
     const line = await measure(scenario);
     Deno.stdout.writeSync(new TextEncoder().encode(`${line}\n`));
+  }
+  Deno.stdout.writeSync(new TextEncoder().encode("extension host, in process:\n"));
+  for (const line of await measureExtensions()) {
+    Deno.stdout.writeSync(new TextEncoder().encode(`  ${line}\n`));
   }
 }
