@@ -130,7 +130,14 @@ export const SCENARIOS: Scenario[] = [
     setup: writeLongSession,
   },
   {
-    // Issue 3: the same run with and without hooks (a user tool, then 5 hooks around it).
+    // Issue 3: the same run with a built-in tool, a user tool, then 5 hooks around it.
+    name: "one shell call",
+    turns: () => [{ toolCalls: [{ name: "shell", arguments: { command: "true" } }] }, {
+      text: "done",
+    }],
+    args: ["run", "-a", "coder", "-p", "go"],
+  },
+  {
     name: "one user tool call",
     turns: () => [{ toolCalls: [{ name: "trivial", arguments: {} }] }, { text: "done" }],
     args: ["run", "-a", "plain", "-p", "go"],
