@@ -398,3 +398,107 @@ Deno.test("declaring a broken or unknown hook fails before any request; undeclar
     ]);
   });
 });
+
+Deno.test("every point receives the payload of the reference, as fresh copies", async () => {
+  await using provider = await startFakeProvider([
+    {
+      text: "Looking.",
+      thinking: "hmm",
+      toolCalls: [{ id: "call_a", name: "shell", arguments: { command: "echo seen" } }],
+    },
+    { text: "done" },
+  ]);
+  await using env = await createTestEnv({ provider });
+  const points = [
+    "beforeRun",
+    "beforeModelRequest",
+    "afterModelResponse",
+    "beforeToolExecute",
+    "afterToolExecute",
+    "afterRun",
+  ];
+  await env.writeHook(
+    "recorder",
+    `function record(ctx, point, args) {
+  ctx.file.write("payloads.jsonl", JSON.stringify([point].concat(args)) + "\\n", { append: true });
+  // Mutating a payload without returning it changes nothing (runtime.md).
+  if (args[0] && typeof args[0] === "object") args[0].text = "mutated";
+}
+module.exports = {
+${
+      points.map((point) =>
+        `  ${point}: function (ctx, a, b) { record(ctx, "${point}", [a, b]); },`
+      ).join("\n")
+    }
+};
+`,
+  );
+  await env.writeAgent("recorded", {
+    description: "Recorded.",
+    tools: ["shell"],
+    hooks: ["recorder"],
+  });
+  const result = await env.run(["run", "-a", "recorded", "look"]);
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(result.stdout, "Looking.\ndone\n");
+  const id = sessionIdOf(result.stderr);
+  const lines = (await Deno.readTextFile(`${env.workdir}/payloads.jsonl`)).trim().split("\n")
+    .map((line) => JSON.parse(line));
+  const call = { id: "call_a", name: "shell", arguments: { command: "echo seen" } };
+  const system = "You answer briefly.";
+  assert.deepEqual(lines, [
+    ["beforeRun", { sessionId: id, agentId: "recorded", modelId: "fake/m" }, null],
+    [
+      "beforeModelRequest",
+      { system, model: "fake/m", messages: [{ role: "user", text: "look" }] },
+      null,
+    ],
+    ["afterModelResponse", { text: "Looking.", thinking: "hmm", toolCalls: [call] }, null],
+    ["beforeToolExecute", call, null],
+    ["afterToolExecute", call, { text: "seen", isError: false }],
+    [
+      "beforeModelRequest",
+      {
+        system,
+        model: "fake/m",
+        messages: [
+          { role: "user", text: "look" },
+          { role: "assistant", text: "Looking." },
+          // The results message: its text is the engine's projection (not pinned here).
+          { role: "user", text: lines[5]?.[1]?.messages?.[2]?.text },
+        ],
+      },
+      null,
+    ],
+    ["afterModelResponse", { text: "done", thinking: "", toolCalls: [] }, null],
+    ["afterRun", { reason: "end_turn" }, null],
+  ]);
+});
+
+Deno.test("with --output stream-json, hook notices are notice events and diagnostics are in run_start", async () => {
+  await using provider = await startFakeProvider([{ text: "ok" }]);
+  await using env = await createTestEnv({ provider });
+  await env.writeHook(
+    "chatty",
+    `module.exports = {
+  beforeRun: function (ctx) { ctx.log("starting"); },
+  beforeToolExecution: function () {},
+};
+`,
+  );
+  await env.writeAgent("chatty", { description: "Chatty.", hooks: ["chatty"] });
+  const result = await env.run(["run", "-a", "chatty", "--output", "stream-json", "go"]);
+  assert.equal(result.code, 0, result.stderr);
+  const events = linesOf(result.stdout).map((line) => JSON.parse(line));
+  const start = events.find((event) => event.type === "run_start");
+  assert.deepEqual(start?.diagnostics, [
+    'hook "chatty": unknown point "beforeToolExecution" ignored (known: beforeRun, afterRun, beforeModelRequest, afterModelResponse, beforeToolExecute, afterToolExecute)',
+  ]);
+  assert.deepEqual(events.filter((event) => event.type === "notice"), [
+    { type: "notice", text: 'hook "chatty": starting' },
+  ]);
+  assert.ok(
+    events.findIndex((event) => event.type === "notice") > events.indexOf(start),
+    "the notice follows run_start",
+  );
+});
