@@ -37,7 +37,7 @@ export interface HooksTestFlags {
 
 const COMMAND = "hooks test";
 
-/** `rienda hooks`: one line per hook with its points, sorted by name; diagnostics on stderr, exit 1 when one is broken. */
+/** `rienda hooks`: one line per hook with its points; diagnostics on stderr (exit 1 if broken). */
 export async function hooksList(io: Io, signal: AbortSignal): Promise<number> {
   const { catalog, dir } = await loadHomeExtensions({ env: io.env, cwd: io.cwd, signal }, "hook");
   io.stdout.write(formatColumns(catalog.hooks.map((hook) => [hook.name, hook.points.join(", ")])));

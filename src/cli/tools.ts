@@ -42,7 +42,7 @@ function summary(description: string): string {
   return description.trim().split("\n")[0]?.trim() ?? "";
 }
 
-/** `rienda tools`: one line per tool, sorted by name; diagnostics on stderr, exit 1 when one is broken. */
+/** `rienda tools`: one line per tool, sorted by name; diagnostics on stderr (exit 1 if broken). */
 export async function toolsList(io: Io, signal: AbortSignal): Promise<number> {
   const { catalog, builtins } = await loadHomeExtensions(
     { env: io.env, cwd: io.cwd, signal },
