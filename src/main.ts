@@ -63,6 +63,11 @@ async function main(): Promise<number> {
     const { runCli } = await import("./cli/program.ts");
     return await runCli(Deno.args, io, interrupts.signal);
   } catch (error) {
+    if (interrupts.signal.aborted) {
+      // Interrupted before the run started (e.g. while extensions loaded): not a failure of its own.
+      io.stderr.write("rienda: the run was interrupted\n");
+      return EXIT.interrupted;
+    }
     const hint = error instanceof UsageError && error.command !== undefined
       ? ` (see rienda ${error.command} --help)`
       : "";

@@ -85,3 +85,12 @@ Deno.test("rienda doctor fails with the config error and the missing key", async
   assert.equal(missing.code, 1);
   assert.match(missing.stdout, /^fail +provider +work: .*ANTHROPIC_API_KEY/m);
 });
+
+Deno.test("rienda doctor fails on a broken tool and names it", async () => {
+  await using env = await createTestEnv();
+  await env.writeTool("broken", "module.exports = { description: 'x' };");
+  const result = await env.run(["doctor", "--offline"]);
+  assert.equal(result.code, 1, result.stdout);
+  assert.match(result.stdout, /^fail +extensions +0 tools, 0 hooks, 1 broken$/m);
+  assert.match(result.stdout, /tool "broken": /);
+});

@@ -130,13 +130,15 @@ async function checkExtensions(paths: RiendaPaths): Promise<Check[]> {
     builtinToolNames: builtinTools().map((tool) => tool.name),
     signal: AbortSignal.timeout(30_000),
   });
-  const broken = catalog.diagnostics.length;
+  const broken = catalog.problems.length;
+  const warnings = catalog.diagnostics.length - broken;
   return [{
-    status: broken > 0 ? "warn" : "ok",
+    status: broken > 0 ? "fail" : warnings > 0 ? "warn" : "ok",
     label: "extensions",
     summary: `${catalog.tools.length} tool${catalog.tools.length === 1 ? "" : "s"}, ` +
       `${catalog.hooks.length} hook${catalog.hooks.length === 1 ? "" : "s"}` +
-      (broken === 0 ? "" : `, ${broken} diagnostic${broken === 1 ? "" : "s"}`),
+      (broken === 0 ? "" : `, ${broken} broken`) +
+      (warnings === 0 ? "" : `, ${warnings} warning${warnings === 1 ? "" : "s"}`),
     details: catalog.diagnostics,
   }];
 }

@@ -10,9 +10,20 @@ import type { AssistantBlock, AssistantMessage, Message } from "../llm/messages.
 import { textOf, toolCallsOf } from "../llm/messages.ts";
 import type { HookRunner, ModelRequestPayload } from "./hooks.ts";
 
-/** The read-only `[{role, text}]` view of a conversation that hooks receive. */
+/**
+ * The read-only `[{role, text}]` view of a conversation that hooks receive.
+ * A message of tool results reads as the results' texts, one per line, so a
+ * hook sees what the model saw.
+ */
 export function requestSnapshot(messages: readonly Message[]): ModelRequestPayload["messages"] {
-  return messages.map((message) => ({ role: message.role, text: textOf(message) }));
+  return messages.map((message) => ({ role: message.role, text: snapshotText(message) }));
+}
+
+function snapshotText(message: Message): string {
+  if (message.role === "assistant") return textOf(message);
+  return message.blocks.map((block) =>
+    block.type === "text" ? block.text : block.content.map((part) => part.text).join("")
+  ).join("\n");
 }
 
 /** Runs the `afterModelResponse` chain and applies its text and thinking. */

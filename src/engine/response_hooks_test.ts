@@ -1,7 +1,7 @@
 import { deepStrictEqual } from "node:assert/strict";
 import type { AssistantMessage } from "../llm/messages.ts";
 import { type HookRunner, NO_HOOKS } from "./hooks.ts";
-import { applyResponseHooks } from "./response_hooks.ts";
+import { applyResponseHooks, requestSnapshot } from "./response_hooks.ts";
 
 function rewriting(text: string | null, thinking: string | null): HookRunner {
   return {
@@ -52,4 +52,25 @@ Deno.test("applyResponseHooks() inserts new text before the tool calls", async (
 Deno.test("applyResponseHooks() returns the message untouched without such hooks", async () => {
   const out = await applyResponseHooks(message, NO_HOOKS, AbortSignal.any([]));
   deepStrictEqual(out, message);
+});
+
+Deno.test("requestSnapshot() shows tool results as their text", () => {
+  const snapshot = requestSnapshot([
+    { role: "user", blocks: [{ type: "text", text: "go" }] },
+    message,
+    {
+      role: "user",
+      blocks: [{
+        type: "tool_result",
+        callId: "c1",
+        content: [{ type: "text", text: "a.txt" }],
+        isError: false,
+      }],
+    },
+  ]);
+  deepStrictEqual(snapshot, [
+    { role: "user", text: "go" },
+    { role: "assistant", text: "card 1234" },
+    { role: "user", text: "a.txt" },
+  ]);
 });
