@@ -20,7 +20,8 @@ import type { ModelEvent, ModelRequest } from "../llm/model_events.ts";
 import { anthropicBody, anthropicHeaders } from "./anthropic_request.ts";
 import { cutStreamError, errorFromStreamPayload } from "./http_errors.ts";
 import type { ProtocolOptions } from "./protocol.ts";
-import { endpointUrl, parseSseJson, postSse } from "./request.ts";
+import { doneEvent, inIndexOrder } from "./finish.ts";
+import { postJsonEvents, SSE_DONE } from "./request.ts";
 import { parseToolArguments } from "./tool_arguments.ts";
 import { isRecord, numberAt, recordAt, stringAt } from "./wire_json.ts";
 
@@ -221,22 +222,14 @@ function toAssistantBlock(block: PartialBlock): AssistantBlock | undefined {
 }
 
 function finishMessage(state: AnthropicDecodeState, fallbackModel: string): ModelEvent {
-  const blocks = [...state.blocks.keys()].sort((a, b) => a - b)
-    .map((index) => state.blocks.get(index))
-    .filter((block) => block !== undefined)
-    .map(toAssistantBlock)
+  const blocks = inIndexOrder(state.blocks).map(toAssistantBlock)
     .filter((block) => block !== undefined);
-  const hasCalls = blocks.some((block) => block.type === "tool_call");
-  return {
-    type: "done",
-    message: {
-      role: "assistant",
-      blocks,
-      model: state.model ?? fallbackModel,
-      stopReason: anthropicStopReason(state.stopReason, hasCalls),
-      usage: state.sawUsage ? anthropicUsage(state.usage) : null,
-    },
-  };
+  return doneEvent(blocks, {
+    model: state.model,
+    fallbackModel,
+    stopReason: (hasCalls) => anthropicStopReason(state.stopReason, hasCalls),
+    usage: state.sawUsage ? anthropicUsage(state.usage) : null,
+  });
 }
 
 /**
@@ -258,16 +251,13 @@ export async function* streamAnthropic(
     sawUsage: false,
     sawStop: false,
   };
-  const messages = postSse({
-    url: endpointUrl(options.baseUrl, "messages"),
+  const payloads = postJsonEvents(options, "messages", {
     headers: anthropicHeaders(options),
     body: anthropicBody(options, request),
-    ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
   }, signal);
-  for await (const message of messages) {
-    const data = message.data.trim();
-    if (data === "" || data === "[DONE]") continue;
-    yield* decodeEvent(state, parseSseJson(data));
+  for await (const payload of payloads) {
+    if (payload === SSE_DONE) continue;
+    yield* decodeEvent(state, payload);
     if (state.sawStop) break;
   }
   if (!state.sawStop && state.stopReason === undefined) throw cutStreamError();

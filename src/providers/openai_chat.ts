@@ -22,7 +22,8 @@ import type {
 import type { ModelEvent, ModelRequest, ToolSpec } from "../llm/model_events.ts";
 import { cutStreamError, errorFromStreamPayload } from "./http_errors.ts";
 import { type ProtocolOptions, thinkingLevel } from "./protocol.ts";
-import { endpointUrl, parseSseJson, postSse, requestHeaders } from "./request.ts";
+import { doneEvent, inIndexOrder } from "./finish.ts";
+import { postJsonEvents, requestHeaders, SSE_DONE } from "./request.ts";
 import { parseToolArguments } from "./tool_arguments.ts";
 import { arrayAt, isRecord, numberAt, recordAt, stringAt } from "./wire_json.ts";
 
@@ -243,10 +244,7 @@ function finishMessage(state: ChatDecodeState, fallbackModel: string): ModelEven
   const blocks: AssistantBlock[] = [];
   if (state.thinking !== "") blocks.push({ type: "thinking", thinking: state.thinking });
   if (state.text !== "") blocks.push({ type: "text", text: state.text });
-  const indexes = [...state.calls.keys()].sort((a, b) => a - b);
-  for (const index of indexes) {
-    const call = state.calls.get(index);
-    if (call === undefined) continue;
+  for (const call of inIndexOrder(state.calls)) {
     blocks.push({
       type: "tool_call",
       id: call.id || newCallId(),
@@ -254,17 +252,12 @@ function finishMessage(state: ChatDecodeState, fallbackModel: string): ModelEven
       ...parseToolArguments(call.argumentText),
     });
   }
-  const hasCalls = indexes.length > 0;
-  return {
-    type: "done",
-    message: {
-      role: "assistant",
-      blocks,
-      model: state.model ?? fallbackModel,
-      stopReason: chatStopReason(state.finishReason, hasCalls),
-      usage: state.usage,
-    },
-  };
+  return doneEvent(blocks, {
+    model: state.model,
+    fallbackModel,
+    stopReason: (hasCalls) => chatStopReason(state.finishReason, hasCalls),
+    usage: state.usage,
+  });
 }
 
 /**
@@ -287,20 +280,16 @@ export async function* streamChatCompletions(
     usage: null,
   };
   let sawDone = false;
-  const messages = postSse({
-    url: endpointUrl(options.baseUrl, "chat/completions"),
+  const payloads = postJsonEvents(options, "chat/completions", {
     headers: chatCompletionsHeaders(options),
     body: chatCompletionsBody(options, request),
-    ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
   }, signal);
-  for await (const message of messages) {
-    const data = message.data.trim();
-    if (data === "[DONE]") {
+  for await (const payload of payloads) {
+    if (payload === SSE_DONE) {
       sawDone = true;
       break;
     }
-    if (data === "") continue;
-    yield* decodeChunk(state, parseSseJson(data));
+    yield* decodeChunk(state, payload);
   }
   if (!sawDone && state.finishReason === undefined) throw cutStreamError();
   yield finishMessage(state, options.modelId);

@@ -21,7 +21,8 @@ import type { ModelEvent, ModelRequest } from "../llm/model_events.ts";
 import { cutStreamError, errorFromStreamPayload } from "./http_errors.ts";
 import { responsesBody, responsesHeaders } from "./openai_responses_request.ts";
 import type { ProtocolOptions } from "./protocol.ts";
-import { endpointUrl, parseSseJson, postSse } from "./request.ts";
+import { doneEvent, inIndexOrder } from "./finish.ts";
+import { postJsonEvents, SSE_DONE } from "./request.ts";
 import { parseToolArguments } from "./tool_arguments.ts";
 import { arrayAt, isRecord, numberAt, recordAt, stringAt } from "./wire_json.ts";
 
@@ -252,22 +253,14 @@ function toAssistantBlock(item: PartialItem): AssistantBlock | undefined {
 }
 
 function finishMessage(state: ResponsesDecodeState, fallbackModel: string): ModelEvent {
-  const blocks = [...state.items.keys()].sort((a, b) => a - b)
-    .map((index) => state.items.get(index))
-    .filter((item) => item !== undefined)
-    .map(toAssistantBlock)
+  const blocks = inIndexOrder(state.items).map(toAssistantBlock)
     .filter((block) => block !== undefined);
-  const hasCalls = blocks.some((block) => block.type === "tool_call");
-  return {
-    type: "done",
-    message: {
-      role: "assistant",
-      blocks,
-      model: state.model ?? fallbackModel,
-      stopReason: responsesStopReason(state.status, state.incompleteReason, hasCalls),
-      usage: state.usage,
-    },
-  };
+  return doneEvent(blocks, {
+    model: state.model,
+    fallbackModel,
+    stopReason: (hasCalls) => responsesStopReason(state.status, state.incompleteReason, hasCalls),
+    usage: state.usage,
+  });
 }
 
 /**
@@ -288,16 +281,13 @@ export async function* streamResponses(
     incompleteReason: undefined,
     usage: null,
   };
-  const messages = postSse({
-    url: endpointUrl(options.baseUrl, "responses"),
+  const payloads = postJsonEvents(options, "responses", {
     headers: responsesHeaders(options),
     body: responsesBody(options, request),
-    ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
   }, signal);
-  for await (const message of messages) {
-    const data = message.data.trim();
-    if (data === "" || data === "[DONE]") continue;
-    yield* decodeEvent(state, parseSseJson(data));
+  for await (const payload of payloads) {
+    if (payload === SSE_DONE) continue;
+    yield* decodeEvent(state, payload);
     if (state.status !== undefined) break;
   }
   if (state.status === undefined) throw cutStreamError();

@@ -143,3 +143,37 @@ export function parseSseJson(data: string): unknown {
     });
   }
 }
+
+/** The payload {@link postJsonEvents} yields for a `data: [DONE]` message. */
+export const SSE_DONE: unique symbol = Symbol("[DONE]");
+
+/** Where a protocol sends its request. */
+export interface Endpoint {
+  readonly baseUrl: string;
+  readonly fetch?: typeof fetch;
+}
+
+/**
+ * Posts `body` to `{baseUrl}/{path}` and yields the JSON payload of each SSE
+ * message ({@link SSE_DONE} for `[DONE]`); messages with empty data are skipped.
+ *
+ * @throws {ProviderError} as {@link postSse}, and for data that is not JSON
+ */
+export async function* postJsonEvents(
+  endpoint: Endpoint,
+  path: string,
+  request: { readonly headers: Headers; readonly body: unknown },
+  signal: AbortSignal,
+): AsyncGenerator<unknown> {
+  const messages = postSse({
+    url: endpointUrl(endpoint.baseUrl, path),
+    headers: request.headers,
+    body: request.body,
+    ...(endpoint.fetch === undefined ? {} : { fetch: endpoint.fetch }),
+  }, signal);
+  for await (const message of messages) {
+    const data = message.data.trim();
+    if (data === "") continue;
+    yield data === "[DONE]" ? SSE_DONE : parseSseJson(data);
+  }
+}
