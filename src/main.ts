@@ -6,7 +6,8 @@
  * @module
  */
 
-import { errorMessage, EXIT, exitCodeFor, UsageError } from "./cli/exit.ts";
+import { EXIT, exitCodeFor, UsageError } from "./cli/exit.ts";
+import { errorMessage } from "./unknown.ts";
 import { isVersionRequest, versionLine } from "./cli/version.ts";
 import { killAllProcessGroups } from "./tools/process_group.ts";
 import { denoSink, type Io } from "./ui/io.ts";

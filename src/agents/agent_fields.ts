@@ -9,7 +9,7 @@ import { describeValue } from "../config/describe_value.ts";
 import { type FieldPath, formatFieldPath, isRecord } from "../config/field_path.ts";
 import { modelRefProblem } from "../config/model_ref.ts";
 import type { AgentProblem } from "./agent_file_error.ts";
-import { isValidName, NAME_RULE } from "./names.ts";
+import { isValidName, NAME_RULE } from "../names.ts";
 
 /** The frontmatter keys an agent file may use. */
 export const AGENT_FIELDS = ["description", "model", "tools", "hooks", "config"] as const;

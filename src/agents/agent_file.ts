@@ -25,6 +25,7 @@ import {
   readNames,
 } from "./agent_fields.ts";
 import { splitFrontmatter } from "./frontmatter.ts";
+import { errorMessage } from "../unknown.ts";
 
 export { AgentFileError } from "./agent_file_error.ts";
 
@@ -63,7 +64,7 @@ export async function loadAgentFile(path: string): Promise<AgentDefinition> {
   } catch (error) {
     const reason = error instanceof Deno.errors.NotFound
       ? "agent file does not exist"
-      : `cannot read the agent file: ${error instanceof Error ? error.message : String(error)}`;
+      : `cannot read the agent file: ${errorMessage(error)}`;
     throw new AgentFileError(`${path}: ${reason}`, { path, cause: error });
   }
   return parseAgentFile(text, path, basename(path).replace(/\.md$/, ""));

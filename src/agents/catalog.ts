@@ -9,7 +9,8 @@
 
 import { join } from "node:path";
 import { type AgentDefinition, AgentFileError, loadAgentFile } from "./agent_file.ts";
-import { isValidName, NAME_RULE } from "./names.ts";
+import { isValidName, NAME_RULE } from "../names.ts";
+import { errorMessage } from "../unknown.ts";
 
 /** A file of the agents folder that could not be loaded. */
 export interface AgentProblemEntry {
@@ -76,7 +77,7 @@ export async function listAgents(agentsDir: string): Promise<AgentListing> {
   try {
     names = await agentFileNames(agentsDir);
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorMessage(error);
     return {
       agents: [],
       problems: [{

@@ -9,6 +9,7 @@
 import type { CompactionRecord, Compactor, SummaryInput } from "../engine/compaction.ts";
 import type { Message } from "../llm/messages.ts";
 import type { ModelRequest } from "../llm/model_events.ts";
+import { errorMessage } from "../unknown.ts";
 
 /** The built-in summary prompt; `$RIENDA_HOME/COMPACTION.md` replaces it. */
 export const DEFAULT_COMPACTION_PROMPT =
@@ -69,7 +70,7 @@ export async function loadCompactionPrompt(file: string): Promise<string> {
     return text === "" ? DEFAULT_COMPACTION_PROMPT : text;
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return DEFAULT_COMPACTION_PROMPT;
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorMessage(error);
     throw new Error(`cannot read the compaction prompt ${file}: ${reason}`, { cause: error });
   }
 }

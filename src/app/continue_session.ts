@@ -19,6 +19,7 @@ import { findSessionFile, latestSessionFile } from "../sessions/catalog.ts";
 import { type NewEntry, toMessageFields } from "../sessions/entries.ts";
 import { type BranchContext, branchContext } from "../sessions/history.ts";
 import { openSession, type SessionFileWriter } from "../sessions/writer.ts";
+import { errorMessage } from "../unknown.ts";
 
 /** Which session to continue: an id (or unique prefix), or the most recent one. */
 export type SessionTarget =
@@ -177,7 +178,7 @@ export async function loadSessionAgent(
 
 /** The error for a session whose model cannot be used any more, suggesting -m. */
 export function sessionModelError(session: ContinuedSession, model: string, error: unknown): Error {
-  const reason = error instanceof Error ? error.message : String(error);
+  const reason = errorMessage(error);
   return new Error(
     `session ${session.id} uses model "${model}", which is not available (${reason}): ` +
       "pass -m PROVIDER/MODEL to continue it with another model",

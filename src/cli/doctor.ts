@@ -29,7 +29,8 @@ import type { Io } from "../ui/io.ts";
 import { createStyle, useColor } from "../ui/terminal.ts";
 import { VERSION } from "../version.ts";
 import { formatColumns } from "./columns.ts";
-import { errorMessage, EXIT } from "./exit.ts";
+import { EXIT } from "./exit.ts";
+import { errorMessage } from "../unknown.ts";
 
 /** How long a provider may take to answer the reachability request. */
 const REACH_TIMEOUT_MS = 5_000;

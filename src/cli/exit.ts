@@ -19,12 +19,6 @@ export class UsageError extends Error {
   }
 }
 
-/** The message of any thrown value, without stack or host details. */
-export function errorMessage(error: unknown): string {
-  if (error instanceof Error) return error.message;
-  return String(error);
-}
-
 /** The exit code for an error thrown by a command. */
 export function exitCodeFor(error: unknown): number {
   return error instanceof UsageError ? EXIT.usage : EXIT.failure;

@@ -9,6 +9,7 @@
 import type { UserNotice } from "../extensions/run_context.ts";
 import type { Io } from "../ui/io.ts";
 import { UsageError } from "./exit.ts";
+import { errorMessage } from "../unknown.ts";
 
 /**
  * Parses the JSON text of `flag`; `{}` when it was not given.
@@ -20,7 +21,7 @@ export function parseJsonFlag(flag: string, text: string | undefined, command: s
   try {
     return JSON.parse(text);
   } catch (error) {
-    const detail = error instanceof Error ? error.message : String(error);
+    const detail = errorMessage(error);
     throw new UsageError(
       `${flag} is not valid JSON: ${detail}`,
       command,

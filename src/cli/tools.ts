@@ -21,6 +21,7 @@ import type { Io } from "../ui/io.ts";
 import { formatColumns } from "./columns.ts";
 import { EXIT } from "./exit.ts";
 import { parseJsonFlag, workbenchCallbacks } from "./extension_output.ts";
+import { errorMessage } from "../unknown.ts";
 
 /** The call id a `tools test` invocation runs under. */
 export const TEST_CALL_ID = "call_test";
@@ -106,7 +107,7 @@ export async function toolsTest(
         },
       });
     } catch (error) {
-      result = errorResult(error instanceof Error ? error.message : String(error));
+      result = errorResult(errorMessage(error));
     }
   }
   if (!atLineStart) io.stderr.write("\n");

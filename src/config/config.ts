@@ -26,6 +26,7 @@ import { describeValue } from "./describe_value.ts";
 import { formatFieldPath, isRecord } from "./field_path.ts";
 import { issuesFromAjv, type SchemaIssue } from "./schema_issues.ts";
 import { parseYaml, type YamlSource } from "./yaml_source.ts";
+import { errorMessage } from "../unknown.ts";
 
 export { ConfigError } from "./config_error.ts";
 export { PROVIDER_PROTOCOLS, type ProviderProtocol } from "./config_schema.ts";
@@ -116,7 +117,7 @@ export async function loadConfig(path: string, options: { explicit: boolean }): 
         { file: path, cause: error },
       );
     }
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorMessage(error);
     throw new ConfigError(`${path}: cannot read the config file: ${lowerFirst(reason)}`, {
       file: path,
       cause: error,

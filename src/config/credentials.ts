@@ -15,6 +15,7 @@
 import { dirname } from "node:path";
 import { describeValue } from "./describe_value.ts";
 import { isRecord } from "./field_path.ts";
+import { errorMessage } from "../unknown.ts";
 
 /** The keys of a credentials file, and what was wrong with it. */
 export interface Credentials {
@@ -109,7 +110,7 @@ export async function loadCredentials(file: string): Promise<Credentials> {
     mode = (await Deno.stat(file)).mode;
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return emptyCredentials(file);
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorMessage(error);
     throw new Error(`${file}: cannot read the credentials file: ${reason}`, { cause: error });
   }
   const credentials = parseCredentials(text, file);
@@ -156,7 +157,7 @@ export async function saveCredentials(
     await Deno.rename(temp, file);
   } catch (error) {
     await Deno.remove(temp).catch(() => {});
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorMessage(error);
     throw new Error(`${file}: cannot write the credentials file: ${reason}`, { cause: error });
   }
 }

@@ -53,7 +53,6 @@ export function parseJsonPointer(pointer: string, data?: unknown): FieldPath {
   return segments;
 }
 
-/** Whether `value` is a plain mapping (not a list, not null). */
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
+import { isRecord } from "../unknown.ts";
+
+export { isRecord };

@@ -7,6 +7,7 @@
 
 import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument } from "yaml";
 import type { FieldPath } from "./field_path.ts";
+import { errorMessage } from "../unknown.ts";
 
 /** A 1-based line and column in the YAML text. */
 export interface YamlPosition {
@@ -46,7 +47,7 @@ export function parseYaml(text: string): YamlParseResult {
     value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
   } catch (error) {
     // toJS throws on alias bombs and similar abuse; report it like a syntax error.
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorMessage(error);
     return { ok: false, message: firstLine(message), position: { line: 1, column: 1 } };
   }
   const root: unknown = doc.contents;

@@ -22,6 +22,7 @@ import { textOf } from "../llm/messages.ts";
 import type { ModelClient, ModelRequest, ToolSpec } from "../llm/model_events.ts";
 import type { EventSink } from "./events.ts";
 import { streamModelTurn } from "./model_turn.ts";
+import { errorMessage } from "../unknown.ts";
 
 /** The sizes compaction works with, in estimated tokens. */
 export interface CompactionSettings {
@@ -217,7 +218,7 @@ export function createRunContext(options: RunContextOptions): RunContext {
       await active.record({ summary: text, keptIndex: cut, tokensBefore });
     } catch (error) {
       if (signal.aborted) throw error;
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = errorMessage(error);
       throw new Error(`compaction failed: ${reason}`, { cause: error });
     }
     messages.splice(0, cut);

@@ -32,6 +32,7 @@ import { streamModelTurn } from "./model_turn.ts";
 import type { SessionWriter } from "./session_writer.ts";
 import { type CallOutcome, runToolBatch, skippedCalls, toResultMessage } from "./tool_batch.ts";
 import { applyResponseHooks, requestSnapshot } from "./response_hooks.ts";
+import { errorMessage } from "../unknown.ts";
 
 /** How long `afterRun` may take after an interrupt. */
 export const AFTER_RUN_GRACE_MS = 3_000;
@@ -89,7 +90,7 @@ export async function runAgent(options: RunOptions, prompt: string): Promise<Run
       reason = "interrupted";
     } else {
       reason = "error";
-      error = cause instanceof Error ? cause.message : String(cause);
+      error = errorMessage(cause);
     }
   }
   await runAfterRun(options, reason);

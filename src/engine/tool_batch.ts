@@ -14,6 +14,7 @@ import { errorResult } from "../tools/tool.ts";
 import { capToolResult } from "../tools/truncate.ts";
 import type { EventSink } from "./events.ts";
 import type { HookRunner, ToolCallPayload } from "./hooks.ts";
+import { errorMessage } from "../unknown.ts";
 
 /** Result text of a call the interrupt stopped before it started. */
 export const INTERRUPTED_BEFORE = "the run was interrupted before the tool ran";
@@ -101,7 +102,7 @@ async function executeTool(call: ToolCallPayload, options: ToolBatchOptions): Pr
     return options.signal.aborted ? errorResult(INTERRUPTED_WHILE) : result;
   } catch (error) {
     if (options.signal.aborted) return errorResult(INTERRUPTED_WHILE);
-    return errorResult(error instanceof Error ? error.message : String(error));
+    return errorResult(errorMessage(error));
   }
 }
 

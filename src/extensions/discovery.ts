@@ -12,6 +12,8 @@
  */
 
 import { join } from "node:path";
+import { errorMessage } from "../unknown.ts";
+import { isValidName } from "../names.ts";
 
 /** Which folder an extension lives in. */
 export type ExtensionKind = "tool" | "hook";
@@ -33,13 +35,6 @@ export interface Discovery {
   readonly diagnostics: readonly string[];
 }
 
-const NAME_REGEXP = /^[A-Za-z0-9_-]{1,64}$/;
-
-/** Whether `name` is a valid tool or hook name. */
-export function isExtensionName(name: string): boolean {
-  return NAME_REGEXP.test(name);
-}
-
 const sources = new Map<string, Promise<string>>();
 
 /** The text of the file at `path`, read once per process. */
@@ -56,7 +51,7 @@ export function readExtensionSource(path: string): Promise<string> {
 function describeReadError(error: unknown): string {
   if (error instanceof Deno.errors.NotFound) return "index.js is missing";
   if (error instanceof Deno.errors.IsADirectory) return "index.js is a directory";
-  const detail = error instanceof Error ? error.message : String(error);
+  const detail = errorMessage(error);
   return `cannot read index.js: ${detail}`;
 }
 
@@ -66,7 +61,7 @@ export async function findExtension(
   options: { readonly dir: string; readonly name: string },
 ): Promise<ExtensionSource | string | null> {
   const { dir, name } = options;
-  if (!isExtensionName(name)) {
+  if (!isValidName(name)) {
     return `${kind} "${name}": invalid name (use 1 to 64 letters, digits, "_" or "-")`;
   }
   const folder = join(dir, name);

@@ -1,11 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import {
-  discoverExtensions,
-  findExtension,
-  isExtensionName,
-  readExtensionSource,
-} from "./discovery.ts";
+import { discoverExtensions, findExtension, readExtensionSource } from "./discovery.ts";
 import { makeSandbox } from "./test_support.ts";
 
 const { home } = await makeSandbox();
@@ -15,15 +10,6 @@ async function write(path: string, text: string): Promise<void> {
   await Deno.mkdir(join(path, ".."), { recursive: true });
   await Deno.writeTextFile(path, text);
 }
-
-Deno.test("isExtensionName() accepts 1 to 64 letters, digits, _ and -", () => {
-  assert.equal(isExtensionName("word-count_2"), true);
-  assert.equal(isExtensionName("a".repeat(64)), true);
-  assert.equal(isExtensionName("a".repeat(65)), false);
-  assert.equal(isExtensionName(""), false);
-  assert.equal(isExtensionName("has space"), false);
-  assert.equal(isExtensionName("dots.js"), false);
-});
 
 Deno.test("discoverExtensions() of a missing folder finds nothing and reports nothing", async () => {
   assert.deepEqual(await discoverExtensions("tool", join(home, "absent")), {

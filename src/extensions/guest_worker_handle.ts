@@ -18,6 +18,7 @@ import {
   type WorkerInit,
   type WorkerMessage,
 } from "./host_protocol.ts";
+import { errorMessage } from "../unknown.ts";
 
 /** How long an interrupted guest may take to stop before its worker is terminated. */
 export const HARD_STOP_MS = 1000;
@@ -145,7 +146,7 @@ export class GuestWorkerHandle {
 
   #fail(error: unknown): void {
     if (this.#failure !== null) return;
-    this.#failure = error instanceof Error ? error.message : String(error);
+    this.#failure = errorMessage(error);
     this.#markReady();
     this.#finish(this.#crashed());
   }

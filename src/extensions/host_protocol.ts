@@ -12,6 +12,7 @@
  */
 
 import { MessagePort } from "node:worker_threads";
+import { isRecord } from "../unknown.ts";
 
 /** Index in the control array: set to 1 by the host once a reply is on the port. */
 export const CONTROL_REPLY = 0;
@@ -80,10 +81,6 @@ export type WorkerMessage =
     /** True when the worker must not be reused (crash, memory cap, heap grown too far). */
     readonly retire: boolean;
   };
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null;
-}
 
 function parseOutcome(value: unknown): JobOutcome | null {
   if (!isRecord(value)) return null;

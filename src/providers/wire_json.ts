@@ -6,10 +6,9 @@
  * @module
  */
 
-/** Whether a value is a plain JSON object (not null, not an array). */
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
+import { isRecord } from "../unknown.ts";
+
+export { isRecord };
 
 /** The string at `key`, or undefined. */
 export function stringAt(value: unknown, key: string): string | undefined {

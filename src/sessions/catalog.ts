@@ -10,6 +10,7 @@ import type { HeaderEntry } from "./entries.ts";
 import { parseEntry, parseHeader } from "./parse_entry.ts";
 import { findLockHolder, lockPathOf, SessionLockedError } from "./lock.ts";
 import { projectDirSync } from "./project.ts";
+import { errorMessage } from "../unknown.ts";
 
 /** One stored session, as listed. */
 export interface SessionSummary {
@@ -178,7 +179,7 @@ async function summarise(file: SessionFile): Promise<SessionSummary> {
   try {
     header = parseHeader(JSON.parse(lines[0] ?? ""));
   } catch (error) {
-    const problem = `invalid header: ${error instanceof Error ? error.message : String(error)}`;
+    const problem = `invalid header: ${errorMessage(error)}`;
     return { ...base, agent: "", model: "", createdAt: "", title: "", problem };
   }
   const { agent, model, createdAt } = header;

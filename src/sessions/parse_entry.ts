@@ -13,6 +13,7 @@ import type {
   MessageEntry,
   UnknownEntry,
 } from "./entries.ts";
+import { isRecord } from "../unknown.ts";
 
 /** A decoded line that is not a valid entry; `field` names the offending field. */
 export class InvalidEntryError extends Error {
@@ -222,10 +223,6 @@ function usage(value: unknown): EntryUsage | null {
     cacheReadTokens: count(fields.cacheReadTokens, at("cacheReadTokens")),
     cacheWriteTokens: count(fields.cacheWriteTokens, at("cacheWriteTokens")),
   };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function record(value: unknown, field: string): Fields {

@@ -8,6 +8,7 @@
 
 import type { Entry, HeaderEntry } from "./entries.ts";
 import { parseEntry, parseHeader } from "./parse_entry.ts";
+import { errorMessage } from "../unknown.ts";
 
 /** A session file that cannot be read as a whole; `line` is 1-based when known. */
 export class SessionFileError extends Error {
@@ -58,7 +59,7 @@ export async function readSessionFile(path: string): Promise<SessionData> {
   } catch (error) {
     const problem = error instanceof Deno.errors.NotFound
       ? "no such session file"
-      : `cannot read the session file: ${error instanceof Error ? error.message : String(error)}`;
+      : `cannot read the session file: ${errorMessage(error)}`;
     throw new SessionFileError(path, null, problem, { cause: error });
   }
   return parseSessionBytes(path, bytes);
@@ -94,7 +95,7 @@ export function parseSessionBytes(path: string, bytes: Uint8Array): SessionData 
           throw new SessionFileError(
             path,
             lineNumber,
-            `corrupt line: ${messageOf(error)} (repair or delete the line to use the session)`,
+            `corrupt line: ${errorMessage(error)} (repair or delete the line to use the session)`,
             { cause: error },
           );
         }
@@ -131,7 +132,9 @@ function headerOf(path: string, line: number, value: unknown): HeaderEntry {
   try {
     return parseHeader(value);
   } catch (error) {
-    throw new SessionFileError(path, line, `invalid header: ${messageOf(error)}`, { cause: error });
+    throw new SessionFileError(path, line, `invalid header: ${errorMessage(error)}`, {
+      cause: error,
+    });
   }
 }
 
@@ -139,7 +142,9 @@ function entryOf(path: string, line: number, value: unknown): Entry {
   try {
     return parseEntry(value);
   } catch (error) {
-    throw new SessionFileError(path, line, `invalid entry: ${messageOf(error)}`, { cause: error });
+    throw new SessionFileError(path, line, `invalid entry: ${errorMessage(error)}`, {
+      cause: error,
+    });
   }
 }
 
@@ -184,8 +189,4 @@ function createReferenceChecker(path: string) {
       if (entry.id !== null) ids.add(entry.id);
     },
   };
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

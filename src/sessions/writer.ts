@@ -21,6 +21,7 @@ import { newEntryId } from "./ids.ts";
 import { acquireSessionLock, type SessionLock, SessionLockedError } from "./lock.ts";
 import { projectDirSync } from "./project.ts";
 import { readSessionFile, type SessionData, SessionFileError } from "./reader.ts";
+import { errorMessage } from "../unknown.ts";
 
 /**
  * A session writer bound to one file; close it to release the session's lock.
@@ -238,7 +239,9 @@ function createWriter(state: WriterState): SessionFileWriter {
       taken.delete(full.id);
       // Cut back a partial line so the file stays a list of whole entries.
       await opened.file.truncate(opened.size).catch(() => {});
-      throw new Error(`session ${id}: cannot write ${path}: ${messageOf(error)}`, { cause: error });
+      throw new Error(`session ${id}: cannot write ${path}: ${errorMessage(error)}`, {
+        cause: error,
+      });
     }
     opened.size += bytes.length;
     opened.prefix = "";
@@ -275,7 +278,7 @@ async function openFirst(open: () => Promise<OpenFile>): Promise<OpenFile> {
     return await open();
   } catch (error) {
     if (error instanceof SessionLockedError) throw error;
-    throw new Error(`cannot create the session file: ${messageOf(error)}`, { cause: error });
+    throw new Error(`cannot create the session file: ${errorMessage(error)}`, { cause: error });
   }
 }
 
@@ -294,8 +297,4 @@ async function ensurePrivateDir(dir: string): Promise<void> {
 
 async function restrictMode(path: string, mode: number): Promise<void> {
   if (Deno.build.os !== "windows") await Deno.chmod(path, mode);
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

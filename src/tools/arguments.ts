@@ -13,6 +13,7 @@
  */
 
 import type { Ajv, ErrorObject, ValidateFunction } from "ajv";
+import { errorMessage } from "../unknown.ts";
 
 /** The outcome of {@link validateToolArguments}. */
 export type ArgumentCheck =
@@ -50,7 +51,7 @@ function compile(ajv: Ajv, tool: ToolSchema): ValidateFunction | string {
     const { $schema: _ignored, ...schema } = tool.parameters;
     result = ajv.compile(schema);
   } catch (error) {
-    const detail = error instanceof Error ? error.message : String(error);
+    const detail = errorMessage(error);
     result = `the "parameters" schema of tool "${tool.name}" is invalid: ${detail}`;
   }
   compiled.set(tool.parameters, result);
@@ -133,7 +134,7 @@ function parseRaw(raw: unknown): { value: unknown } | { message: string } {
   try {
     return { value: JSON.parse(raw) };
   } catch (error) {
-    const detail = error instanceof Error ? error.message : String(error);
+    const detail = errorMessage(error);
     return { message: `the arguments are not valid JSON: ${lowerFirst(detail)}` };
   }
 }

@@ -21,6 +21,7 @@ import { VERSION } from "../version.ts";
 import { formatDuration } from "./format_duration.ts";
 import { errorResult, textResult, type Tool, type ToolResult } from "./tool.ts";
 import { cutUtf8, MAX_TOOL_RESULT_BYTES, TRUNCATION_MARKER, utf8ByteLength } from "./truncate.ts";
+import { errorMessage } from "../unknown.ts";
 
 /** The timeout of a request that sets no `timeout_ms`. */
 export const DEFAULT_HTTP_TIMEOUT_MS = 30_000;
@@ -69,10 +70,6 @@ interface HttpRequest {
   readonly timeoutMs: number;
 }
 
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 /** Reads validated arguments into a request, or the message saying what is wrong. */
 function readRequest(args: Record<string, unknown>): HttpRequest | string {
   const { url, method = "GET", headers = {}, body, "timeout_ms": timeoutMs } = args;
@@ -119,7 +116,7 @@ function buildHeaders(headers: unknown): Headers | string {
     try {
       built.set(name, value);
     } catch (error) {
-      return `header "${name}" is invalid: ${messageOf(error)}`;
+      return `header "${name}" is invalid: ${errorMessage(error)}`;
     }
   }
   if (!built.has("user-agent")) built.set("user-agent", `rienda/${VERSION}`);
@@ -184,7 +181,7 @@ async function send(request: HttpRequest, signal: AbortSignal): Promise<ToolResu
     if (timeout.signal.aborted) {
       return errorResult(`request timed out after ${formatDuration(request.timeoutMs)}`);
     }
-    return errorResult(`${request.method} ${request.url.href} failed: ${messageOf(error)}`);
+    return errorResult(`${request.method} ${request.url.href} failed: ${errorMessage(error)}`);
   } finally {
     clearTimeout(timer);
   }

@@ -14,6 +14,7 @@
  */
 
 import { pumpOutput } from "./output_pump.ts";
+import { errorMessage } from "../unknown.ts";
 
 /** The most UTF-8 bytes kept of each of stdout and stderr (live output is never capped). */
 export const MAX_COLLECTED_BYTES = 1024 * 1024;
@@ -119,7 +120,7 @@ async function checkWorkingDirectory(cwd: string): Promise<void> {
     if (error instanceof Deno.errors.NotFound) {
       throw new Error(`working directory "${cwd}" does not exist`, { cause: error });
     }
-    throw new Error(`working directory "${cwd}" cannot be read: ${messageOf(error)}`, {
+    throw new Error(`working directory "${cwd}" cannot be read: ${errorMessage(error)}`, {
       cause: error,
     });
   }
@@ -144,12 +145,8 @@ function spawnShell(options: ProcessGroupOptions): Deno.ChildProcess {
         cause: error,
       });
     }
-    throw new Error(`cannot run "sh": ${messageOf(error)}`, { cause: error });
+    throw new Error(`cannot run "sh": ${errorMessage(error)}`, { cause: error });
   }
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /**

@@ -16,6 +16,7 @@ import { formatDuration } from "./format_duration.ts";
 import { type ProcessGroupResult, runInProcessGroup } from "./process_group.ts";
 import { errorResult, textResult, type Tool, type ToolResult } from "./tool.ts";
 import { cutUtf8, MAX_TOOL_RESULT_BYTES, TRUNCATION_MARKER, utf8ByteLength } from "./truncate.ts";
+import { errorMessage } from "../unknown.ts";
 
 /** The timeout of a command that sets no `timeout_ms`. */
 export const DEFAULT_SHELL_TIMEOUT_MS = 120_000;
@@ -90,7 +91,7 @@ async function resolveWorkdir(
     if (error instanceof Deno.errors.NotFound) {
       return { message: `workdir "${workdir}" does not exist (resolved to "${dir}")` };
     }
-    const detail = error instanceof Error ? error.message : String(error);
+    const detail = errorMessage(error);
     return { message: `workdir "${workdir}" cannot be used: ${detail}` };
   }
 }

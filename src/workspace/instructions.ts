@@ -6,6 +6,7 @@
  */
 
 import { join } from "node:path";
+import { errorMessage } from "../unknown.ts";
 
 /** The file names looked for, in order of preference. */
 export const INSTRUCTION_FILES = ["AGENTS.md", "CLAUDE.md"] as const;
@@ -35,7 +36,7 @@ export async function loadInstructions(workdir: string): Promise<InstructionsRes
       text = await Deno.readTextFile(join(workdir, file));
     } catch (error) {
       if (error instanceof Deno.errors.NotFound) continue;
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = errorMessage(error);
       return {
         instructions: null,
         diagnostics: [`instructions: cannot read ${join(workdir, file)}: ${reason}`],

@@ -18,6 +18,7 @@ import { join } from "node:path";
 import { splitFrontmatter } from "../agents/frontmatter.ts";
 import { isRecord } from "../config/field_path.ts";
 import { parseYaml } from "../config/yaml_source.ts";
+import { errorMessage } from "../unknown.ts";
 
 /** Where skills live, relative to the workspace. */
 export const SKILLS_DIR = ".agents/skills";
@@ -58,7 +59,7 @@ export async function loadSkills(workdir: string): Promise<SkillsResult> {
     if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory) {
       return { skills: [], diagnostics: [] };
     }
-    return { skills: [], diagnostics: [`skills: cannot read ${root}: ${messageOf(error)}`] };
+    return { skills: [], diagnostics: [`skills: cannot read ${root}: ${errorMessage(error)}`] };
   }
   folders.sort();
   const skills: Skill[] = [];
@@ -70,7 +71,7 @@ export async function loadSkills(workdir: string): Promise<SkillsResult> {
       text = await Deno.readTextFile(join(workdir, path));
     } catch (error) {
       if (error instanceof Deno.errors.NotFound) continue; // a folder without a skill
-      diagnostics.push(`skill "${folder}": cannot read the file: ${messageOf(error)} (${path})`);
+      diagnostics.push(`skill "${folder}": cannot read the file: ${errorMessage(error)} (${path})`);
       continue;
     }
     const parsed = parseSkill(text, folder, path);
@@ -133,8 +134,4 @@ export function parseSkill(
 
 function oneLine(value: unknown): string {
   return typeof value === "string" ? value.replace(/\s+/g, " ").trim() : "";
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

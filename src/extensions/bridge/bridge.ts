@@ -17,6 +17,7 @@ import { fileFunctions } from "./file.ts";
 import { httpFunctions } from "./http.ts";
 import { systemFunctions } from "./system.ts";
 import { uiFunctions } from "./ui.ts";
+import { errorMessage } from "../../unknown.ts";
 
 /** The host side of every `ctx` of one run. */
 export interface Bridge {
@@ -32,7 +33,7 @@ function errorReply(name: string, error: unknown): string {
   if (error instanceof BridgeError) {
     return JSON.stringify({ e: { name: error.guestName, message: error.message } });
   }
-  const detail = error instanceof Error ? error.message : String(error);
+  const detail = errorMessage(error);
   return JSON.stringify({ e: { name: "Error", message: `ctx.${name}: ${detail}` } });
 }
 

@@ -6,6 +6,7 @@
  */
 
 import { BridgeError } from "./arguments.ts";
+import { errorMessage } from "../../unknown.ts";
 
 /** A guest error for a failed file operation of `fn` on `path`. */
 export function fileError(fn: string, path: string, error: unknown): BridgeError {
@@ -26,6 +27,6 @@ export function fileError(fn: string, path: string, error: unknown): BridgeError
   if (error instanceof Deno.errors.NotCapable) {
     return new BridgeError(`${fn}: not allowed by rienda's permissions: ${path}`, "Error", options);
   }
-  const detail = error instanceof Error ? error.message : String(error);
+  const detail = errorMessage(error);
   return new BridgeError(`${fn}: ${path}: ${detail}`, "Error", options);
 }

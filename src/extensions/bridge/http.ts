@@ -9,6 +9,7 @@
 import { VERSION } from "../../version.ts";
 import { BridgeError, readArguments } from "./arguments.ts";
 import type { BridgeFunction } from "./bridge_function.ts";
+import { errorMessage } from "../../unknown.ts";
 
 /** The most body bytes returned to the guest (reference: 256 KiB). */
 export const MAX_HTTP_BODY_BYTES = 256 * 1024;
@@ -101,7 +102,7 @@ async function fetchForGuest(args: readonly unknown[], signal: AbortSignal) {
         `${fn}: the request timed out after ${timeoutMs} ms: ${method} ${url.href}`,
       );
     }
-    const detail = error instanceof Error ? error.message : String(error);
+    const detail = errorMessage(error);
     throw new BridgeError(`${fn}: ${method} ${url.href} failed: ${detail}`, "Error", {
       cause: error,
     });

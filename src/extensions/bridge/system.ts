@@ -12,6 +12,7 @@ import type { ExtensionRunContext } from "../run_context.ts";
 import { BridgeError, readArguments } from "./arguments.ts";
 import type { BridgeFunction, Invocation } from "./bridge_function.ts";
 import { resolveInWorkdir } from "./paths.ts";
+import { errorMessage } from "../../unknown.ts";
 
 async function isDirectory(path: string): Promise<boolean> {
   try {
@@ -45,7 +46,7 @@ async function exec(args: readonly unknown[], workdir: string, invocation: Invoc
     });
     return { code: result.code, stdout: result.stdout, stderr: result.stderr };
   } catch (error) {
-    const detail = error instanceof Error ? error.message : String(error);
+    const detail = errorMessage(error);
     throw new BridgeError(`${fn}: ${detail}`, "Error", { cause: error });
   }
 }

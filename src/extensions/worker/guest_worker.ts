@@ -21,6 +21,7 @@ import {
 } from "../host_protocol.ts";
 import { createGuest, disposeGuest, type Guest, runJob } from "./guest_runtime.ts";
 import { loadQuickJs } from "./quickjs_engine.ts";
+import { errorMessage } from "../../unknown.ts";
 
 type StopReason = "interrupted" | "timeout" | "memory";
 
@@ -113,7 +114,7 @@ function handleJob(job: GuestJob): void {
     outcome = execute(job, guest);
   } catch (error) {
     // A WebAssembly trap or an emscripten abort leaves the module unusable.
-    outcome = { kind: "crashed", message: error instanceof Error ? error.message : String(error) };
+    outcome = { kind: "crashed", message: errorMessage(error) };
     retire = true;
   }
   const limit = init?.limits.memoryBytes ?? 0;
