@@ -105,15 +105,21 @@ function blockBytes(block: UserBlock | AssistantBlock): number {
   }
 }
 
+/** Bytes of messages already estimated: messages are immutable and re-estimated every turn. */
+const estimatedBytes = new WeakMap<Message, number>();
+
 /**
  * The bytes of one message on the wire, estimated from its texts, arguments
  * and signatures plus framing (no JSON is built: long histories are estimated
- * before every request).
+ * before every request, so each message is measured once).
  */
 function messageBytesOf(message: Message): number {
+  const known = estimatedBytes.get(message);
+  if (known !== undefined) return known;
   let bytes = FRAMING_BYTES;
   const blocks: readonly (UserBlock | AssistantBlock)[] = message.blocks;
   for (const block of blocks) bytes += FRAMING_BYTES + blockBytes(block);
+  estimatedBytes.set(message, bytes);
   return bytes;
 }
 
