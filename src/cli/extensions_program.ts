@@ -11,17 +11,12 @@ import type { Io } from "../ui/io.ts";
 import { UsageError } from "./exit.ts";
 import type { HooksTestFlags } from "./hooks.ts";
 import type { ToolsTestFlags } from "./tools.ts";
+import { CONFIG_FLAG_HELP, stringFlag } from "./flags.ts";
 
 const WORKDIR_HELP = "workspace directory of ctx (default: the current directory)";
-const CONFIG_HELP = "configuration file (default: $RIENDA_CONFIG, then $RIENDA_HOME/config.yaml)";
 const YES_HELP = "answer every ctx.confirm with yes (default: no)";
 
 type Choose = (action: () => Promise<number>) => void;
-
-function text(flags: Record<string, unknown>, name: string): string | undefined {
-  const value = flags[name];
-  return typeof value === "string" ? value : undefined;
-}
 
 /** `rienda tools foo`: commander hands `foo` to the default `list` command. */
 function rejectUnknown(parent: string, command: string | undefined): void {
@@ -72,7 +67,7 @@ Examples:
     .argument("<name>", "a built-in or user tool")
     .option("--args <json>", "the arguments, a JSON object checked against the tool's schema", "{}")
     .option("-C, --workdir <dir>", WORKDIR_HELP)
-    .option("--config <path>", CONFIG_HELP)
+    .option("--config <path>", CONFIG_FLAG_HELP)
     .option("-y, --auto-approve", YES_HELP)
     .addHelpText(
       "after",
@@ -88,9 +83,9 @@ Examples:
     )
     .action((name: string, flags: Record<string, unknown>) => {
       const parsed: ToolsTestFlags = {
-        args: text(flags, "args"),
-        workdir: text(flags, "workdir"),
-        config: text(flags, "config"),
+        args: stringFlag(flags, "args"),
+        workdir: stringFlag(flags, "workdir"),
+        config: stringFlag(flags, "config"),
         autoApprove: flags.autoApprove === true,
       };
       choose(async () => (await import("./tools.ts")).toolsTest(io, signal, name, parsed));
@@ -130,7 +125,7 @@ Examples:
     )
     .option("--payload <json>", "the payload, a JSON object (see below)", "{}")
     .option("-C, --workdir <dir>", WORKDIR_HELP)
-    .option("--config <path>", CONFIG_HELP)
+    .option("--config <path>", CONFIG_FLAG_HELP)
     .option("-y, --auto-approve", YES_HELP)
     .addHelpText(
       "after",
@@ -154,9 +149,9 @@ Examples:
     )
     .action((name: string, point: string, flags: Record<string, unknown>) => {
       const parsed: HooksTestFlags = {
-        payload: text(flags, "payload"),
-        workdir: text(flags, "workdir"),
-        config: text(flags, "config"),
+        payload: stringFlag(flags, "payload"),
+        workdir: stringFlag(flags, "workdir"),
+        config: stringFlag(flags, "config"),
         autoApprove: flags.autoApprove === true,
       };
       choose(async () =>

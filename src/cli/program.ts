@@ -16,6 +16,7 @@ import type { RunFlags } from "./run.ts";
 import { addSessionsCommand } from "./sessions_program.ts";
 import { addSetupCommands } from "./setup_program.ts";
 import { versionLine } from "./version.ts";
+import { CONFIG_FLAG_HELP, stringFlag } from "./flags.ts";
 
 /** What a parsed invocation does once commander is done with argv. */
 type Action = () => Promise<number>;
@@ -123,7 +124,7 @@ function addRunCommand(program: Command, io: Io, signal: AbortSignal, choose: (a
     .option("-C, --workdir <dir>", "workspace directory (default: the current directory)")
     .option(
       "--config <path>",
-      "configuration file (default: $RIENDA_CONFIG, then $RIENDA_HOME/config.yaml)",
+      CONFIG_FLAG_HELP,
     )
     .option("-y, --auto-approve", "answer every ctx.confirm with yes")
     .addOption(
@@ -161,7 +162,7 @@ Examples:
 }
 
 function parseRunFlags(flags: Record<string, unknown>): RunFlags {
-  const text = (name: string) => typeof flags[name] === "string" ? flags[name] : undefined;
+  const text = (name: string) => stringFlag(flags, name);
   const maxTurns = text("maxTurns");
   let parsedMaxTurns: number | undefined;
   if (maxTurns !== undefined) {
@@ -191,11 +192,8 @@ function parseRunFlags(flags: Record<string, unknown>): RunFlags {
   };
 }
 
-const CONFIG_FLAG_HELP =
-  "configuration file (default: $RIENDA_CONFIG, then $RIENDA_HOME/config.yaml)";
-
 function configFlag(flags: Record<string, unknown>): { config: string | undefined } {
-  return { config: typeof flags.config === "string" ? flags.config : undefined };
+  return { config: stringFlag(flags, "config") };
 }
 
 function addModelsCommand(program: Command, io: Io, choose: (a: Action) => void) {

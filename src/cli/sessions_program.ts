@@ -9,6 +9,7 @@
 import type { Command } from "commander";
 import type { Io } from "../ui/io.ts";
 import type { SessionsFlags } from "./sessions.ts";
+import { stringFlag } from "./flags.ts";
 
 const WORKDIR_HELP = "workspace directory (default: the current directory)";
 
@@ -66,5 +67,5 @@ Examples:
 }
 
 function sessionsFlags(flags: Record<string, unknown>): SessionsFlags {
-  return { workdir: typeof flags.workdir === "string" ? flags.workdir : undefined };
+  return { workdir: stringFlag(flags, "workdir") };
 }

@@ -7,12 +7,7 @@
 
 import type { Command } from "commander";
 import type { Io } from "../ui/io.ts";
-
-const CONFIG_HELP = "configuration file (default: $RIENDA_CONFIG, then $RIENDA_HOME/config.yaml)";
-
-function configOf(flags: Record<string, unknown>): string | undefined {
-  return typeof flags.config === "string" ? flags.config : undefined;
-}
+import { CONFIG_FLAG_HELP, stringFlag } from "./flags.ts";
 
 /** Adds `agents`, `doctor` and `init` to `program`; `choose` receives the action to run. */
 export function addSetupCommands(
@@ -22,16 +17,16 @@ export function addSetupCommands(
 ): void {
   program.command("agents")
     .description("list the agents with their model and description, and the broken files")
-    .option("--config <path>", CONFIG_HELP)
+    .option("--config <path>", CONFIG_FLAG_HELP)
     .addHelpText("after", "\nExamples:\n  rienda agents\n  RIENDA_HOME=./team rienda agents\n")
     .action((flags: Record<string, unknown>) => {
       choose(async () =>
-        (await import("./agents.ts")).agentsCommand(io, { config: configOf(flags) })
+        (await import("./agents.ts")).agentsCommand(io, { config: stringFlag(flags, "config") })
       );
     });
   program.command("doctor")
     .description("check the installation: config, agents, tools, hooks, keys, providers")
-    .option("--config <path>", CONFIG_HELP)
+    .option("--config <path>", CONFIG_FLAG_HELP)
     .option("--offline", "skip the provider reachability requests")
     .addHelpText(
       "after",
@@ -47,7 +42,7 @@ Examples:
     .action((flags: Record<string, unknown>) => {
       choose(async () =>
         (await import("./doctor.ts")).doctorCommand(io, {
-          config: configOf(flags),
+          config: stringFlag(flags, "config"),
           offline: flags.offline === true,
         })
       );
