@@ -6,7 +6,7 @@
  * @module
  */
 
-import { EXIT, exitCodeFor, UsageError } from "./cli/exit.ts";
+import { EXIT, exitCodeFor, INTERRUPTED_LINE, UsageError } from "./cli/exit.ts";
 import { errorMessage } from "./unknown.ts";
 import { isVersionRequest, versionLine } from "./cli/version.ts";
 import { killAllProcessGroups } from "./tools/process_group.ts";
@@ -46,7 +46,7 @@ async function main(): Promise<number> {
     if (interrupts.signal.aborted && Date.now() - firstSignalAt > DUPLICATE_SIGNAL_MS) {
       // A second interrupt does not wait for the run to wind down.
       killAllProcessGroups();
-      io.stderr.write("rienda: the run was interrupted\n");
+      io.stderr.write(INTERRUPTED_LINE);
       Deno.exit(EXIT.interrupted);
     }
     if (interrupts.signal.aborted) return;
@@ -66,7 +66,7 @@ async function main(): Promise<number> {
   } catch (error) {
     if (interrupts.signal.aborted) {
       // Interrupted before the run started (e.g. while extensions loaded): not a failure of its own.
-      io.stderr.write("rienda: the run was interrupted\n");
+      io.stderr.write(INTERRUPTED_LINE);
       return EXIT.interrupted;
     }
     const hint = error instanceof UsageError && error.command !== undefined

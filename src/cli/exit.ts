@@ -5,6 +5,9 @@
  * @module
  */
 
+/** The last stderr line of an interrupted run (spec/cli.md, exit 130). */
+export const INTERRUPTED_LINE = "rienda: the run was interrupted\n";
+
 /** Exit codes of spec/cli.md. */
 export const EXIT = { ok: 0, failure: 1, usage: 2, interrupted: 130 } as const;
 

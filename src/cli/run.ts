@@ -13,7 +13,7 @@ import { createJsonRenderer } from "../ui/json.ts";
 import { createStreamJsonRenderer } from "../ui/stream_json.ts";
 import { createTextRenderer, type Renderer } from "../ui/text.ts";
 import { createStyle, useColor } from "../ui/terminal.ts";
-import { EXIT, UsageError } from "./exit.ts";
+import { EXIT, INTERRUPTED_LINE, UsageError } from "./exit.ts";
 import { readPrompt } from "./prompt_input.ts";
 
 /** The parsed flags of `rienda run`. */
@@ -83,7 +83,7 @@ export async function runCommand(
     case "end_turn":
       return EXIT.ok;
     case "interrupted":
-      io.stderr.write("rienda: the run was interrupted\n");
+      io.stderr.write(INTERRUPTED_LINE);
       return EXIT.interrupted;
     case "error":
       io.stderr.write(`rienda: ${outcome.error ?? "the run failed"}\n`);
