@@ -1,6 +1,7 @@
 /**
  * How the engine persists a run: complete messages only, in order.
- * `sessions/` implements it; `--no-session` passes a writer that keeps nothing.
+ * `app/run_session.ts` implements it over a session file, or over nothing for
+ * `--no-session`.
  *
  * @module
  */
@@ -12,6 +13,3 @@ export interface SessionWriter {
   /** Appends one message as one complete entry (never a partial line). */
   append(message: Message): Promise<void>;
 }
-
-/** A writer that keeps nothing (`--no-session`). */
-export const DISCARD_SESSION: SessionWriter = { append: () => Promise.resolve() };

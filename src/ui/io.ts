@@ -49,15 +49,3 @@ export function denoSink(
     },
   };
 }
-
-/** A sink that collects text (for tests and for `--output json`). */
-export function bufferSink(isTerminal = false): TextSink & { text(): string } {
-  let buffer = "";
-  return {
-    isTerminal,
-    write(text) {
-      buffer += text;
-    },
-    text: () => buffer,
-  };
-}
