@@ -1,5 +1,5 @@
 /**
- * Extension-host costs for `deno task bench` (issue 3), measured in this
+ * Extension-host costs for `deno task bench`, measured in this
  * process against spawning one `sh -c true` per call (what command-hook
  * peers pay):
  *

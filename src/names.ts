@@ -1,6 +1,6 @@
 /**
  * The name rule shared by agent ids, tool names and hook names
- * (spec/formats.md): agent files and extension folders both follow it.
+ * (docs/formats.md): agent files and extension folders both follow it.
  *
  * @module
  */

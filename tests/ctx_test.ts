@@ -264,7 +264,7 @@ Deno.test("ctx.system.exec runs sh -c with cwd, env and timeout, streaming live;
     which: [0, null],
     badCommand: "TypeError: ctx.system.exec: command must be a string (found array)",
   }]);
-  // runtime.md: exec output of a tool streams live to the front end.
+  // docs/extensions.md: exec output of a tool streams live to the front end.
   assert.ok(linesOf(stderr).includes("started"), stderr);
   assert.ok(linesOf(stderr).includes("out"), stderr);
 });

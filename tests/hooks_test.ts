@@ -11,7 +11,7 @@ import { startFakeProvider } from "./harness/fake_provider.ts";
 import { at } from "./harness/json.ts";
 import { chatMessages, systemPromptOf, toolResultsOf } from "./harness/wire.ts";
 
-/** The guard hook of reference/rienda-hooks.md, verbatim. */
+/** The guard hook of the hooks reference page, verbatim. */
 const GUARD = `module.exports = {
   beforeToolExecute: function(ctx, call) {
     if (
@@ -84,7 +84,7 @@ for (const autoApprove of [false, true]) {
       assert.equal(buildExists, true);
       assert.ok(result.stderr.includes("tool failed: refused by the user\n"), result.stderr);
     }
-    // runtime.md: ctx.notify without a UI shows nothing.
+    // docs/extensions.md: ctx.notify without a UI shows nothing.
     assert.ok(!result.stderr.includes("run finished"), result.stderr);
   });
 }
@@ -421,7 +421,7 @@ Deno.test("every point receives the payload of the reference, as fresh copies", 
     "recorder",
     `function record(ctx, point, args) {
   ctx.file.write("payloads.jsonl", JSON.stringify([point].concat(args)) + "\\n", { append: true });
-  // Mutating a payload without returning it changes nothing (runtime.md).
+  // Mutating a payload without returning it changes nothing (docs/extensions.md).
   if (args[0] && typeof args[0] === "object") args[0].text = "mutated";
 }
 module.exports = {

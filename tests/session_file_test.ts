@@ -42,7 +42,7 @@ Deno.test("a run writes sessions/<project-id>/<session-id>.jsonl in 0700 folders
   assert.equal(await modeOf(`${env.home}/sessions`), 0o700);
 });
 
-Deno.test("a session file holds the header and the chained messages of spec/formats.md", async () => {
+Deno.test("a session file holds the header and the chained messages of docs/formats.md", async () => {
   await using provider = await startFakeProvider([{ text: "Hi.", chunks: 2 }]);
   await using env = await createTestEnv({ provider });
   const before = Date.now();

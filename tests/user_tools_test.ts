@@ -12,7 +12,7 @@ import { startFakeProvider } from "./harness/fake_provider.ts";
 import { at } from "./harness/json.ts";
 import { toolResultsOf } from "./harness/wire.ts";
 
-/** The word-count tool of reference/rienda-tools.md, verbatim. */
+/** The word-count tool of the tools reference page, verbatim. */
 const WORD_COUNT = `module.exports = {
   description: "Counts the words of a file in the workspace.",
   parameters: {

@@ -1,6 +1,6 @@
 /**
  * Agent files: Markdown with a YAML frontmatter (description, model, tools,
- * hooks, config) whose body is the system prompt (spec/formats.md).
+ * hooks, config) whose body is the system prompt (docs/formats.md).
  *
  * - Every problem names the file, the line where known, the field and the
  *   fix: `/h/.rienda/agents/review.md:4: tools[1]: invalid tool name "a b" (…)`.

@@ -2,7 +2,7 @@
  * The agents of the rienda home: `<agentsDir>/<id>.md`, loaded by id or
  * listed with the problems of broken files (`rienda agents`).
  *
- * A missing agents folder means "no agents", never an error (spec/formats.md).
+ * A missing agents folder means "no agents", never an error (docs/formats.md).
  *
  * @module
  */

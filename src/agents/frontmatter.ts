@@ -1,6 +1,6 @@
 /**
  * Splits an agent file into its optional shebang line, its YAML frontmatter
- * and its body (spec/formats.md, "Agent files"):
+ * and its body (docs/formats.md, "Agent files"):
  *
  * ```
  * #!/usr/bin/env -S rienda run -f

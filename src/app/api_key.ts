@@ -1,5 +1,5 @@
 /**
- * Where a provider's API key comes from, in the order of spec/formats.md:
+ * Where a provider's API key comes from, in the order of docs/formats.md:
  * the provider's `api_key`, its `api_key_env`, the built-in variable,
  * `credentials.json`. An empty variable counts as unset.
  *

@@ -1,6 +1,6 @@
 /**
  * The app's side of compaction: the summary request (the prompt of
- * spec/runtime.md, or `$RIENDA_HOME/COMPACTION.md`, plus the older
+ * docs/sessions.md, or `$RIENDA_HOME/COMPACTION.md`, plus the older
  * conversation as text) and where the compaction entry is stored.
  *
  * @module

@@ -39,7 +39,7 @@ export interface ExtensionContextOptions {
   readonly autoApprove: boolean;
   /** Receives hook notices. */
   readonly notice: (text: string) => void;
-  /** Shows `ctx.notify`; absent without a UI (runtime.md: then nothing). */
+  /** Shows `ctx.notify`; absent without a UI (docs/extensions.md: then nothing). */
   readonly notify?: (notice: UserNotice) => void;
 }
 

@@ -1,6 +1,6 @@
 /**
  * A provider's effective settings: its built-in preset (by name or `preset:`)
- * with the fields config.yaml sets on top (spec/formats.md).
+ * with the fields config.yaml sets on top (docs/formats.md).
  *
  * @module
  */

@@ -1,6 +1,6 @@
 /**
  * `rienda auth login PROVIDER` / `auth list` / `auth logout PROVIDER`: API
- * keys kept in `$RIENDA_HOME/credentials.json` (spec/cli.md).
+ * keys kept in `$RIENDA_HOME/credentials.json` (docs/cli.md).
  *
  * - `login` asks without echo on a terminal and reads the first line of
  *   standard input when it is piped; the key is never printed.

@@ -1,14 +1,14 @@
 /**
  * Errors and outcomes → exit codes and the one `rienda: …` line, in one place
- * (spec/cli.md, "Exit codes").
+ * (docs/cli.md, "Exit codes").
  *
  * @module
  */
 
-/** The last stderr line of an interrupted run (spec/cli.md, exit 130). */
+/** The last stderr line of an interrupted run (docs/cli.md, exit 130). */
 export const INTERRUPTED_LINE = "rienda: the run was interrupted\n";
 
-/** Exit codes of spec/cli.md. */
+/** Exit codes of docs/cli.md. */
 export const EXIT = { ok: 0, failure: 1, usage: 2, interrupted: 130 } as const;
 
 /** A bad invocation: unknown flag, missing agent or prompt, conflicting flags (exit 2). */

@@ -3,7 +3,7 @@
  * diagnostics of broken ones; `rienda hooks test NAME POINT --payload JSON`:
  * one hook point on a payload, printing as JSON what it returned after
  * validation (`null` for "no opinion"), with its notices on stderr
- * (spec/cli.md).
+ * (docs/cli.md).
  *
  * ```
  * audit  afterRun

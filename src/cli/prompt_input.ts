@@ -1,5 +1,5 @@
 /**
- * Where the prompt of `rienda run` comes from (spec/cli.md): `-p TEXT`,
+ * Where the prompt of `rienda run` comes from (docs/cli.md): `-p TEXT`,
  * `-p -` (standard input), the positional words, or standard input when it is
  * not a terminal.
  *

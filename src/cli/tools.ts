@@ -1,7 +1,7 @@
 /**
  * `rienda tools`: the built-in and user tools with their descriptions, and
  * the diagnostics of broken ones; `rienda tools test NAME --args JSON`: one
- * invocation outside any model call (spec/cli.md).
+ * invocation outside any model call (docs/cli.md).
  *
  * ```
  * http        built-in  Sends one HTTP request and returns the response.

@@ -2,7 +2,7 @@
  * Names of the providers rienda knows without any configuration.
  *
  * A configured provider with one of these names overrides the built-in's
- * fields, and `preset:` accepts exactly these names (spec/formats.md).
+ * fields, and `preset:` accepts exactly these names (docs/formats.md).
  *
  * @module
  */

@@ -1,6 +1,6 @@
 /**
  * `config.yaml`: the optional configuration of the rienda home
- * (spec/formats.md, "config.yaml").
+ * (docs/formats.md, "config.yaml").
  *
  * - A missing default file is an empty config; a missing file named by
  *   `--config` or `RIENDA_CONFIG` is an error; an empty file is an empty config.

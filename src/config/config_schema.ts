@@ -1,5 +1,5 @@
 /**
- * The JSON Schema of `config.yaml` (spec/formats.md) and the shapes it admits.
+ * The JSON Schema of `config.yaml` (docs/formats.md) and the shapes it admits.
  * Keys are the file's snake_case names; `config.ts` maps them to camelCase.
  *
  * The schema is compiled ahead of time by `generate_config_validator.ts` into

@@ -1,6 +1,6 @@
 /**
  * `$RIENDA_HOME/credentials.json`: the API keys `rienda auth login` stores
- * (spec/formats.md), the last place a key is looked up.
+ * (docs/formats.md), the last place a key is looked up.
  *
  * - One entry per provider: `{"openai": {"api_key": "sk-…"}}`.
  * - Written with mode 0600 through a temporary file and a rename, so a

@@ -1,6 +1,6 @@
 /**
  * Model references: `provider/model`, as written in agent files, `-m` and
- * `default_model` (spec/formats.md).
+ * `default_model` (docs/formats.md).
  *
  * @module
  */

@@ -1,6 +1,6 @@
 /**
  * Where rienda keeps its files: the rienda home and the config file
- * (spec/formats.md, "The rienda home"; spec/cli.md, "Environment").
+ * (docs/formats.md, "The rienda home"; docs/cli.md, "Environment").
  *
  * @module
  */

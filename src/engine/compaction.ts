@@ -1,5 +1,5 @@
 /**
- * Automatic compaction of a run's conversation (spec/runtime.md, "Compaction").
+ * Automatic compaction of a run's conversation (docs/sessions.md, "Compaction").
  *
  * - Before each request the size of the next request (system + messages +
  *   tools, UTF-8 bytes / 4; a message counts its texts, arguments and

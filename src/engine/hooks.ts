@@ -1,6 +1,6 @@
 /**
  * The hook contract the engine calls at its six points
- * (see `reference/rienda-hooks.md`). The extension host implements it; the
+ * (see `the hooks reference page`). The extension host implements it; the
  * engine never imports the host.
  *
  * - Every method returns the value after the whole chain ran, already

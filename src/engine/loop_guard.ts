@@ -1,6 +1,6 @@
 /**
  * Detects a model stuck in a loop: the same tool calls with the same
- * arguments and the same results, three rounds in a row (runtime.md, Stops).
+ * arguments and the same results, three rounds in a row (docs/cli.md, Stops).
  *
  * @module
  */

@@ -1,5 +1,5 @@
 /**
- * One run of one agent over one session (spec/runtime.md, "The agent loop").
+ * One run of one agent over one session (docs/cli.md, "The agent loop").
  *
  * Guarantees:
  * - only complete messages are stored: a partial answer cut by an interrupt

@@ -1,6 +1,6 @@
 /**
  * One point of one hook: runs it in a fresh context and validates what it
- * returned (runtime.md, Hooks). The chain in `hook_runner.ts` and
+ * returned (docs/extensions.md, Hooks). The chain in `hook_runner.ts` and
  * `rienda hooks test` both use it.
  *
  * - `undefined` and `null` mean "no opinion".

@@ -27,7 +27,7 @@ import { type HookReturn, invokeHook } from "./hook_invocation.ts";
 import type { LoadedHook } from "./load_module.ts";
 import type { ExtensionRunContext } from "./run_context.ts";
 
-/** The reason a refusal carries when the hook gave none (runtime.md). */
+/** The reason a refusal carries when the hook gave none (docs/extensions.md). */
 export const DEFAULT_REFUSAL = "the call was refused by a hook";
 
 /** How long the `afterRun` chain may run once the run was interrupted. */
@@ -71,7 +71,7 @@ export function createHookRunner(
       if (!signal.aborted && payload.reason !== "interrupted") {
         return chain("afterRun", signal, () => [payload], () => {});
       }
-      // runtime.md: afterRun also runs after an interrupt, with a short grace period of its own.
+      // docs/extensions.md: afterRun also runs after an interrupt, with a short grace period of its own.
       // The engine hands over a fresh signal of its own (3 s); the chain's 2 s ends first, so
       // a hook that overruns is reported here rather than cut off silently.
       const grace = signal.aborted

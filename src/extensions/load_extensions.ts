@@ -1,5 +1,5 @@
 /**
- * User JavaScript tools and hooks, hosted in QuickJS (spec: runtime.md,
+ * User JavaScript tools and hooks, hosted in QuickJS (docs/extensions.md,
  * "Extension hosting"; reference: rienda-tools.md, rienda-hooks.md). This is
  * the folder's entry point for the app.
  *

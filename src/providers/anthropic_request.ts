@@ -11,10 +11,10 @@ import { type ProtocolOptions, thinkingLevel } from "./protocol.ts";
 import { requestHeaders } from "./request.ts";
 import { ANTHROPIC_THINKING_BUDGETS, anthropicThinkingBudget } from "./thinking.ts";
 
-/** The `anthropic-version` header every request carries (runtime.md). */
+/** The `anthropic-version` header every request carries (docs/providers.md). */
 export const ANTHROPIC_VERSION = "2023-06-01";
 
-/** `max_tokens` when the model's settings name none (runtime.md). */
+/** `max_tokens` when the model's settings name none (docs/providers.md). */
 export const DEFAULT_ANTHROPIC_MAX_TOKENS = 8192;
 
 /** One content block on the wire. */

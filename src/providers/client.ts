@@ -11,7 +11,7 @@
  *   8 s with jitter); a `retry` event voids the partial answer before it.
  * - No vendor SDKs; `User-Agent: rienda/<version>` on every request.
  *
- * See `/work/shared/spec/runtime.md` (Providers, Retries).
+ * See `docs/providers.md` (retries, errors).
  *
  * @module
  */

@@ -25,7 +25,7 @@ export type ProviderErrorKind =
   | "empty"
   | "not_found";
 
-/** Whether a failure of this kind may succeed when sent again (runtime.md: Retries). */
+/** Whether a failure of this kind may succeed when sent again (docs/providers.md: Retries). */
 export function isRetryableKind(kind: ProviderErrorKind): boolean {
   switch (kind) {
     case "rate_limit":

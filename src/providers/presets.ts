@@ -1,5 +1,5 @@
 /**
- * The built-in providers (spec/formats.md): their wire protocol, endpoint,
+ * The built-in providers (docs/formats.md): their wire protocol, endpoint,
  * key variable and context-window defaults, usable with no configuration.
  *
  * - Any model id passes through: `openai/gpt-4o` needs no declaration.

@@ -1,5 +1,5 @@
 /**
- * The one retry policy of every model request (runtime.md: Retries).
+ * The one retry policy of every model request (docs/providers.md: Retries).
  *
  * - 5 attempts in all; waits of 0.5 s doubling to at most 8 s, each with
  *   ±20 % jitter (`base × (0.8 + 0.4 × random)`, then capped at 8 s); a
@@ -26,7 +26,7 @@ export interface RetryPolicy {
   readonly maxDelayMs: number;
 }
 
-/** The policy of runtime.md. */
+/** The policy of docs/providers.md. */
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   maxAttempts: 5,
   baseDelayMs: 500,

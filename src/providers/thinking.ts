@@ -1,6 +1,6 @@
 /**
  * Reasoning levels (`--thinking LEVEL`) and what each wire protocol sends for
- * them (runtime.md, "Reasoning"):
+ * them (docs/providers.md, "Reasoning"):
  *
  * - chat completions: `reasoning_effort: LEVEL`;
  * - responses: `reasoning: {effort: LEVEL, summary: "auto"}`;

@@ -1,6 +1,6 @@
 /**
  * Append-only JSONL session files: one entry per line, a header first
- * (spec/formats.md, "Session files").
+ * (docs/formats.md, "Session files").
  *
  * - Sessions keep their own on-disk types; this module translates them to and
  *   from the canonical `llm/messages.ts` model.

@@ -27,7 +27,7 @@ Deno.test("toMessage() inverts toMessageFields() for every block type, through J
   }
 });
 
-Deno.test("toEntryBlocks() uses the on-disk field names of spec/formats.md", () => {
+Deno.test("toEntryBlocks() uses the on-disk field names of docs/formats.md", () => {
   const [, assistant, results] = CONVERSATION;
   assert.ok(assistant && results);
   assert.deepEqual(toEntryBlocks(assistant), [

@@ -1,7 +1,7 @@
 /**
  * One writer per session file: a `<file>.lock` beside it, created exclusively
  * and holding the writer's pid. A lock whose process is gone is stale and
- * taken over; a live one refuses the second writer (issue 5, Robustness).
+ * taken over; a live one refuses the second writer.
  *
  * @module
  */

@@ -120,7 +120,7 @@ function unknownEntry(fields: Fields): UnknownEntry {
 
 /**
  * Checks a message entry where it lies, without copying it: a long session
- * holds thousands of them (issue 5 benchmark). Fields of a newer version stay
+ * holds thousands of them (see the long-session benchmark). Fields of a newer version stay
  * on the object; `toMessage` copies only the known ones.
  */
 function assertMessageEntry(fields: Fields): asserts fields is Fields & MessageEntry {

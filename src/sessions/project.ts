@@ -1,7 +1,7 @@
 /**
  * The folder of a workspace's sessions: `sessions/<project-id>/`, where the
  * project id is a readable slug of the absolute workspace path plus a short
- * hash of it, so two workspaces never share a folder (spec/formats.md).
+ * hash of it, so two workspaces never share a folder (docs/formats.md).
  *
  * @module
  */

@@ -1,7 +1,7 @@
 /**
  * Checks a tool call's arguments against the tool's `parameters` JSON Schema
  * (ajv) before the tool runs, and words the refusal the model reads
- * (runtime.md: `the tool was not executed: <why>`).
+ * (docs/cli.md: `the tool was not executed: <why>`).
  *
  * - Each schema object is compiled once and cached by identity.
  * - User schemas may carry extra keywords and formats: ajv runs non-strict

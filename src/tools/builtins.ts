@@ -1,5 +1,5 @@
 /**
- * The built-in tools every agent may name in `tools:` (runtime.md, Tools).
+ * The built-in tools every agent may name in `tools:` (docs/cli.md, Tools).
  * A user tool with the same name replaces a built-in; the app decides that.
  *
  * @module

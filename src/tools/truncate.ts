@@ -1,5 +1,5 @@
 /**
- * The cap on the text a tool returns to the model (runtime.md: 256 KiB, cut
+ * The cap on the text a tool returns to the model (docs/cli.md: 256 KiB, cut
  * on a UTF-8 character boundary, followed by `[output truncated]`).
  *
  * Sizes are counted in UTF-8 bytes straight from the UTF-16 string, so a cut

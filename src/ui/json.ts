@@ -1,6 +1,6 @@
 /**
  * `--output json`: one JSON object on stdout when the run ends, whatever the
- * reason (spec/cli.md, "Output, json").
+ * reason (docs/cli.md, "Output, json").
  *
  * @module
  */

@@ -1,5 +1,5 @@
 /**
- * The default `--output text` renderer (spec/cli.md, "Output, text format"):
+ * The default `--output text` renderer (docs/cli.md, "Output, text format"):
  * stdout carries the assistant's text and nothing else; stderr carries the
  * session id, tool activity, notices and retries.
  *

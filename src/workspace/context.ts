@@ -1,7 +1,7 @@
 /**
  * What a workspace adds to every run's system prompt: its project
  * instructions (`AGENTS.md`, else `CLAUDE.md`) and its skills catalog
- * (spec/formats.md, "The rienda home").
+ * (docs/formats.md, "The rienda home").
  *
  * - Both are read at the start of every run, so edits apply to the next run.
  * - The system prompt is the agent body, then the instructions, then the

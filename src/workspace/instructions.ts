@@ -1,6 +1,6 @@
 /**
  * Project instructions: the first of `AGENTS.md`, `CLAUDE.md` found in the
- * workdir (spec/formats.md, "The rienda home").
+ * workdir (docs/formats.md, "The rienda home").
  *
  * @module
  */

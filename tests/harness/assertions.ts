@@ -1,7 +1,7 @@
 /**
  * Checks shared by the end-to-end tests: the stderr contract (`session: <id>`
  * first, `rienda: …` last), plain output, and the session file format of
- * spec/formats.md (header, id/parentId chain, createdAt).
+ * docs/formats.md (header, id/parentId chain, createdAt).
  *
  * @module
  */
