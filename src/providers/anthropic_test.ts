@@ -6,7 +6,7 @@ import {
 } from "node:assert/strict";
 import type { ModelEvent, ModelRequest } from "../llm/model_events.ts";
 import { anthropicStopReason, streamAnthropic } from "./anthropic.ts";
-import { fakeFetch, type FakeReply } from "./fake_fetch.ts";
+import { fakeFetch, type FakeReply } from "../../tests/_testing/fake_fetch.ts";
 import { ProviderError } from "./http_errors.ts";
 import type { ProtocolOptions } from "./protocol.ts";
 

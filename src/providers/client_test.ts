@@ -7,7 +7,7 @@ import {
 } from "node:assert/strict";
 import type { ModelRequest } from "../llm/model_events.ts";
 import { createModelClient, type ModelClientOptions, UnsupportedProtocolError } from "./client.ts";
-import { fakeFetch, type FakeReply, sseText } from "./fake_fetch.ts";
+import { fakeFetch, type FakeReply, sseText } from "../../tests/_testing/fake_fetch.ts";
 import { ProviderError } from "./http_errors.ts";
 
 const REQUEST: ModelRequest = {
@@ -98,6 +98,64 @@ Deno.test("createModelClient() retries an empty answer and a cut stream", async 
     ["the model returned an empty response", "the stream ended before the response was complete"],
   );
   strictEqual(requests.length, 3);
+});
+
+/** Each wait is 0.5 s doubling (0.5, 1, 2, 4), give or take the ±20 % jitter. */
+function assertBackoff(waits: readonly number[]): void {
+  waits.forEach((wait, index) => {
+    const nominal = 500 * 2 ** index;
+    ok(wait >= nominal * 0.8 && wait <= nominal * 1.2, `wait ${index + 1}: ${wait} ms (${waits})`);
+  });
+}
+
+Deno.test("createModelClient() retries 408, 409, 429 and 503 on the backoff schedule, in 5 attempts", async () => {
+  const { model, requests, waits } = client([
+    ...[408, 409, 429, 503].map((status): FakeReply => ({
+      kind: "status",
+      status,
+      body: `{"error":{"message":"failure ${status}"}}`,
+    })),
+    { kind: "sse", chunks: [ANSWER] },
+  ]);
+  const events = await Array.fromAsync(model.stream(REQUEST, new AbortController().signal));
+  assertEquals(events.flatMap((event) => event.type === "retry" ? [event.error] : []), [
+    "failure 408 (status 408)",
+    "failure 409 (status 409)",
+    "failure 429 (status 429)",
+    "failure 503 (status 503)",
+  ]);
+  strictEqual(events.at(-1)?.type, "done");
+  strictEqual(requests.length, 5);
+  assertBackoff(waits);
+});
+
+Deno.test("createModelClient() gives up on five empty answers with the empty-response message", async () => {
+  const empty = sseText([{
+    model: "m",
+    choices: [{ index: 0, delta: {}, finish_reason: "stop" }],
+  }]);
+  const { model, requests, waits } = client(Array(6).fill({ kind: "sse", chunks: [empty] }));
+  await assertRejects(
+    Array.fromAsync(model.stream(REQUEST, new AbortController().signal)),
+    (error: unknown) =>
+      error instanceof ProviderError && error.message === "the model returned an empty response",
+  );
+  strictEqual(requests.length, 5);
+  assertBackoff(waits);
+});
+
+Deno.test("createModelClient() retries a provider it cannot reach, then names its origin", async () => {
+  const { model, requests, waits } = client(
+    Array(5).fill({ kind: "network", message: "tcp connect error: Connection refused" }),
+  );
+  await assertRejects(
+    Array.fromAsync(model.stream(REQUEST, new AbortController().signal)),
+    (error: unknown) =>
+      error instanceof ProviderError && error.kind === "network" &&
+      error.message === "cannot reach http://fake.test: tcp connect error: Connection refused",
+  );
+  strictEqual(requests.length, 5);
+  assertBackoff(waits);
 });
 
 Deno.test("createModelClient() sends each protocol to its own endpoint", async () => {

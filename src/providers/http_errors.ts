@@ -10,42 +10,16 @@
  * @module
  */
 
+import {
+  classifyError,
+  type ErrorDetails,
+  isRetryableKind,
+  kindFromStatus,
+  type ProviderErrorKind,
+} from "./error_kind.ts";
 import { isRecord, numberAt, recordAt, stringAt } from "./wire_json.ts";
 
-/** What went wrong, normalised across providers. */
-export type ProviderErrorKind =
-  | "auth"
-  | "rate_limit"
-  | "overloaded"
-  | "server"
-  | "bad_request"
-  | "context_length"
-  | "network"
-  | "cut_stream"
-  | "empty"
-  | "not_found";
-
-/** Whether a failure of this kind may succeed when sent again (docs/providers.md: Retries). */
-export function isRetryableKind(kind: ProviderErrorKind): boolean {
-  switch (kind) {
-    case "rate_limit":
-    case "overloaded":
-    case "server":
-    case "network":
-    case "cut_stream":
-    case "empty":
-      return true;
-    case "auth":
-    case "bad_request":
-    case "context_length":
-    case "not_found":
-      return false;
-    default: {
-      const unknownKind: never = kind;
-      throw new TypeError(`unknown provider error kind "${String(unknownKind)}"`);
-    }
-  }
-}
+export { isRetryableKind, type ProviderErrorKind } from "./error_kind.ts";
 
 /** Options of a {@link ProviderError}. */
 export interface ProviderErrorOptions {
@@ -79,36 +53,14 @@ export class ProviderError extends Error {
 }
 
 const MAX_BODY_CHARS = 500;
-const CONTEXT_LENGTH_CODE_REGEXP = /context_length|context_window|too_long|max_tokens_exceeded/i;
-const CONTEXT_LENGTH_MESSAGE_REGEXP =
-  /context[ _-]?(length|window)|maximum context|prompt is too long|input is too long|too many (input )?tokens|exceeds? the (model's )?(maximum )?(context|token limit)/i;
-
-/** The kind an HTTP error status stands for. */
-export function kindFromStatus(status: number): ProviderErrorKind {
-  if (status === 401 || status === 403) return "auth";
-  if (status === 404) return "not_found";
-  if (status === 429) return "rate_limit";
-  // 529 is Anthropic's "overloaded"; 503 is the generic form of the same.
-  if (status === 529 || status === 503) return "overloaded";
-  if (status === 408 || status === 409 || status >= 500) return "server";
-  return "bad_request";
-}
-
-/** What an error payload says, whichever provider shaped it. */
-interface ErrorDetails {
-  readonly message?: string;
-  readonly code?: string;
-  readonly type?: string;
-  /** A numeric `code` some gateways put in stream error chunks (an HTTP status). */
-  readonly statusCode?: number;
-}
 
 /**
  * Reads `{error: {message, type, code}}` (OpenAI), `{type: "error", error:
  * {type, message}}` (Anthropic), `{error: "text"}` (ollama), `{message}` and a
- * one-element array of these.
+ * one-element array of these; a numeric `code` (some gateways put the HTTP
+ * status there) is returned as `statusCode`.
  */
-function errorDetails(payload: unknown): ErrorDetails {
+function errorDetails(payload: unknown): ErrorDetails & { readonly statusCode?: number } {
   const value = Array.isArray(payload) ? payload[0] : payload;
   if (!isRecord(value)) return {};
   const inner = recordAt(value, "error");
@@ -119,24 +71,11 @@ function errorDetails(payload: unknown): ErrorDetails {
   const type = stringAt(source, "type") ?? (inner ? undefined : stringAt(value, "type"));
   const statusCode = numberAt(source, "code");
   return {
-    ...(message?.trim() ? { message: message.trim() } : {}),
+    ...(message?.trim() ? { message: oneLine(message) } : {}),
     ...(code === undefined ? {} : { code }),
     ...(type === undefined || type === "error" ? {} : { type }),
     ...(statusCode === undefined ? {} : { statusCode }),
   };
-}
-
-function isContextLength(details: ErrorDetails): boolean {
-  const codes = [details.code, details.type].filter((text) => text !== undefined);
-  if (codes.some((text) => CONTEXT_LENGTH_CODE_REGEXP.test(text))) return true;
-  return details.message !== undefined && CONTEXT_LENGTH_MESSAGE_REGEXP.test(details.message);
-}
-
-function kindFromDetails(details: ErrorDetails, fallback: ProviderErrorKind): ProviderErrorKind {
-  if (isContextLength(details)) return "context_length";
-  if (details.type === "overloaded_error") return "overloaded";
-  if (details.type === "rate_limit_error") return "rate_limit";
-  return fallback;
 }
 
 function parseJson(text: string): unknown {
@@ -147,40 +86,100 @@ function parseJson(text: string): unknown {
   }
 }
 
-function capped(text: string): string {
-  return text.length > MAX_BODY_CHARS ? `${text.slice(0, MAX_BODY_CHARS)}…` : text;
+/** The text on one line (runs of white space become one space), capped. */
+function oneLine(text: string): string {
+  const line = text.replace(/\s+/g, " ").trim();
+  return line.length > MAX_BODY_CHARS ? `${line.slice(0, MAX_BODY_CHARS)}…` : line;
+}
+
+const HTML_TYPE_REGEXP = /^\s*(text\/html|application\/xhtml\+xml)\b/i;
+const HTML_BODY_REGEXP = /^\s*<(!doctype\s+html|html|head|body|title)[\s>]/i;
+
+/** Whether a response is an HTML page, by its content type or by how its body starts. */
+export function isHtmlResponse(contentType: string | null, body = ""): boolean {
+  return HTML_TYPE_REGEXP.test(contentType ?? "") || HTML_BODY_REGEXP.test(body);
+}
+
+/** A URL as messages show it: origin and path, never user info or a query (which may hold a key). */
+export function shownUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.origin}${parsed.pathname}`;
+  } catch {
+    return "the provider";
+  }
+}
+
+/** The one line that stands for an HTML page: `HTTP 502 from https://host/path (an HTML page, …)`. */
+function htmlPageMessage(status: number, url: string): string {
+  return `HTTP ${status} from ${shownUrl(url)} (an HTML page, not an API response)`;
+}
+
+/** What {@link errorFromResponse} needs of a non-2xx response. */
+export interface ErrorResponse {
+  readonly status: number;
+  readonly statusText: string;
+  /** The URL that answered (after redirects). */
+  readonly url: string;
+  readonly contentType: string | null;
+  /** The start of the body (error bodies are read only so far). */
+  readonly body: string;
+  /** The wait the provider asked for (`retry-after`), in milliseconds. */
+  readonly retryAfterMs?: number | undefined;
 }
 
 /**
- * The error for a non-2xx response: the provider's message (or the trimmed
- * body, or the status text) followed by the status.
+ * The error for a non-2xx response: the provider's message (or the body on
+ * one line, or the status text) followed by the status; an HTML page is one
+ * line naming the URL instead of its markup.
  *
  * @example
  * ```ts
- * const error = errorFromResponse(401, "Unauthorized", '{"error":{"message":"bad key"}}');
+ * const error = errorFromResponse({
+ *   status: 401, statusText: "Unauthorized", url: "https://api.example.com/v1/messages",
+ *   contentType: "application/json", body: '{"error":{"message":"bad key"}}',
+ * });
  * // error.message === "bad key (status 401)", error.kind === "auth"
  * ```
  */
-export function errorFromResponse(
-  status: number,
-  statusText: string,
-  bodyText: string,
-  options: { readonly retryAfterMs?: number } = {},
-): ProviderError {
-  const details = errorDetails(parseJson(bodyText));
-  const text = details.message ?? bodyText.trim();
+export function errorFromResponse(response: ErrorResponse): ProviderError {
+  const { status, statusText, body } = response;
+  const options = {
+    status,
+    ...(response.retryAfterMs === undefined ? {} : { retryAfterMs: response.retryAfterMs }),
+  };
+  if (isHtmlResponse(response.contentType, body)) {
+    return new ProviderError(
+      kindFromStatus(status),
+      htmlPageMessage(status, response.url),
+      options,
+    );
+  }
+  const details = errorDetails(parseJson(body));
+  const text = details.message ?? oneLine(body);
   const message = text === ""
     ? `status ${status} ${statusText}`.trim()
-    : `${capped(text)} (status ${status})`;
-  return new ProviderError(kindFromDetails(details, kindFromStatus(status)), message, {
-    status,
-    ...options,
-  });
+    : `${text} (status ${status})`;
+  return new ProviderError(classifyError(details, status, "server"), message, options);
+}
+
+/**
+ * The error for a 2xx answer that is an HTML page (a captive portal or a
+ * proxy's login page): not retried, as the same page would come back.
+ */
+export function htmlAnswerError(status: number, url: string): ProviderError {
+  return new ProviderError(
+    "not_api",
+    `${htmlPageMessage(status, url)}: check base_url, or sign in to the network ` +
+      `(a captive portal answers like this)`,
+    { status },
+  );
 }
 
 /**
  * The error for an error object sent inside a stream (an `{"error": …}` chunk
- * or an Anthropic `error` event); retryable unless it names a client error.
+ * or an Anthropic `error` event), classified like an HTTP error; an unnamed
+ * error without a status is taken as a retryable server error.
  */
 export function errorFromStreamPayload(payload: unknown): ProviderError {
   const details = errorDetails(payload);
@@ -188,9 +187,9 @@ export function errorFromStreamPayload(payload: unknown): ProviderError {
       details.statusCode < 600
     ? details.statusCode
     : undefined;
-  const text = capped(details.message ?? "the provider reported an error in the stream");
+  const text = details.message ?? "the provider reported an error in the stream";
   const message = status === undefined ? text : `${text} (status ${status})`;
-  const kind = kindFromDetails(details, status === undefined ? "server" : kindFromStatus(status));
+  const kind = classifyError(details, status, "server");
   return new ProviderError(kind, message, status === undefined ? {} : { status });
 }
 

@@ -11,6 +11,7 @@ import {
 interface Row {
   readonly status: number;
   readonly body: string;
+  readonly contentType?: string;
   readonly message: string;
   readonly kind: ProviderErrorKind;
   readonly retryable: boolean;
@@ -120,18 +121,92 @@ const TABLE: readonly Row[] = [
     retryable: true,
   },
   { status: 422, body: "{}", message: "{} (status 422)", kind: "bad_request", retryable: false },
+  {
+    status: 429,
+    body: '{"error":{"message":"Too many tokens, please wait before trying again."}}',
+    message: "Too many tokens, please wait before trying again. (status 429)",
+    kind: "rate_limit",
+    retryable: true,
+  },
+  {
+    status: 429,
+    body: '{"error":{"message":"You exceeded your current quota","type":"insufficient_quota"}}',
+    message: "You exceeded your current quota (status 429)",
+    kind: "quota",
+    retryable: false,
+  },
+  {
+    status: 413,
+    body:
+      '{"type":"error","error":{"type":"request_too_large","message":"Request exceeds the maximum size"}}',
+    message: "Request exceeds the maximum size (status 413)",
+    kind: "bad_request",
+    retryable: false,
+  },
+  {
+    status: 500,
+    body: '{"error":{"message":"the context window is full of bugs","type":"server_error"}}',
+    message: "the context window is full of bugs (status 500)",
+    kind: "server",
+    retryable: true,
+  },
+  {
+    status: 501,
+    body: "",
+    message: "status 501 Not Implemented",
+    kind: "bad_request",
+    retryable: false,
+  },
+  {
+    status: 502,
+    body:
+      "<!DOCTYPE html>\n<html><head><title>502 Bad Gateway</title></head>\n<body>…</body></html>",
+    message: "HTTP 502 from https://api.example.com/v1/chat/completions " +
+      "(an HTML page, not an API response)",
+    kind: "server",
+    retryable: true,
+  },
+  {
+    status: 400,
+    body: "<h1>Bad Request</h1>",
+    contentType: "text/html; charset=utf-8",
+    message: "HTTP 400 from https://api.example.com/v1/chat/completions " +
+      "(an HTML page, not an API response)",
+    kind: "bad_request",
+    retryable: false,
+  },
+  {
+    status: 504,
+    body: "upstream\n  timed\tout\n",
+    message: "upstream timed out (status 504)",
+    kind: "server",
+    retryable: true,
+  },
 ];
 
 const STATUS_TEXT: Readonly<Record<number, string>> = {
   403: "Forbidden",
   408: "Request Timeout",
   409: "Conflict",
+  501: "Not Implemented",
   503: "Service Unavailable",
 };
 
+const URL_OF_TABLE = "https://user:pw@api.example.com/v1/chat/completions?key=secret";
+
+function response(status: number, body: string, contentType: string | null = null) {
+  return {
+    status,
+    statusText: STATUS_TEXT[status] ?? "",
+    url: URL_OF_TABLE,
+    contentType,
+    body,
+  };
+}
+
 Deno.test("errorFromResponse() maps statuses and bodies to kind, message and retryable", () => {
   for (const row of TABLE) {
-    const error = errorFromResponse(row.status, STATUS_TEXT[row.status] ?? "", row.body);
+    const error = errorFromResponse(response(row.status, row.body, row.contentType));
     assertEquals(
       {
         message: error.message,
@@ -146,13 +221,77 @@ Deno.test("errorFromResponse() maps statuses and bodies to kind, message and ret
 });
 
 Deno.test("errorFromResponse() caps a long body at 500 characters and keeps retry-after", () => {
-  const error = errorFromResponse(500, "", "x".repeat(2000), { retryAfterMs: 1500 });
+  const error = errorFromResponse({ ...response(500, "x".repeat(2000)), retryAfterMs: 1500 });
   assertEquals(error.message, `${"x".repeat(500)}… (status 500)`);
   assertEquals(error.retryAfterMs, 1500);
 });
 
 Deno.test("errorFromResponse() says only the status when there is no body and no status text", () => {
-  assertEquals(errorFromResponse(500, "", "").message, "status 500");
+  assertEquals(errorFromResponse(response(500, "")).message, "status 500");
+});
+
+const STREAM_TABLE: readonly {
+  readonly payload: unknown;
+  readonly kind: ProviderErrorKind;
+  readonly retryable: boolean;
+}[] = [
+  {
+    payload: {
+      type: "error",
+      error: { type: "authentication_error", message: "invalid x-api-key" },
+    },
+    kind: "auth",
+    retryable: false,
+  },
+  {
+    payload: { type: "error", error: { type: "invalid_request_error", message: "bad tools" } },
+    kind: "bad_request",
+    retryable: false,
+  },
+  {
+    payload: {
+      type: "error",
+      error: { type: "invalid_request_error", message: "prompt is too long" },
+    },
+    kind: "context_length",
+    retryable: false,
+  },
+  {
+    payload: { type: "error", code: "rate_limit_exceeded", message: "slow" },
+    kind: "rate_limit",
+    retryable: true,
+  },
+  {
+    payload: { error: { message: "Too many tokens, please wait" } },
+    kind: "server",
+    retryable: true,
+  },
+  {
+    payload: { error: { code: 429, message: "Too many tokens, please wait" } },
+    kind: "rate_limit",
+    retryable: true,
+  },
+  {
+    payload: { error: { type: "api_error", message: "Internal server error" } },
+    kind: "server",
+    retryable: true,
+  },
+  {
+    payload: { error: { type: "overloaded_error", message: "Overloaded" } },
+    kind: "overloaded",
+    retryable: true,
+  },
+];
+
+Deno.test("errorFromStreamPayload() classifies by type first, then status, then message", () => {
+  for (const row of STREAM_TABLE) {
+    const error = errorFromStreamPayload(row.payload);
+    assertEquals(
+      [error.kind, error.retryable],
+      [row.kind, row.retryable],
+      JSON.stringify(row.payload),
+    );
+  }
 });
 
 Deno.test("errorFromStreamPayload() reads an in-stream error with or without a status code", () => {

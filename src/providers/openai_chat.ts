@@ -22,7 +22,7 @@ import type {
 import type { ModelEvent, ModelRequest, ToolSpec } from "../llm/model_events.ts";
 import { cutStreamError, errorFromStreamPayload } from "./http_errors.ts";
 import { type ProtocolOptions, thinkingLevel } from "./protocol.ts";
-import { doneEvent, inIndexOrder } from "./finish.ts";
+import { doneEvent, inIndexOrder, newCallId } from "./finish.ts";
 import { postJsonEvents, requestHeaders, SSE_DONE } from "./request.ts";
 import { parseToolArguments } from "./tool_arguments.ts";
 import { arrayAt, isRecord, numberAt, recordAt, stringAt } from "./wire_json.ts";
@@ -180,10 +180,6 @@ interface ChatDecodeState {
   readonly calls: Map<number, PartialCall>;
   finishReason: string | undefined;
   usage: Usage | null;
-}
-
-function newCallId(): string {
-  return `call_${crypto.randomUUID().replaceAll("-", "").slice(0, 24)}`;
 }
 
 /** Finds the call a fragment belongs to; fragments without `index` go by `id`. */

@@ -1,7 +1,7 @@
 import { deepStrictEqual as assertEquals, ok, strictEqual } from "node:assert/strict";
 import type { Message } from "../llm/messages.ts";
 import type { ModelRequest } from "../llm/model_events.ts";
-import { fakeFetch, sseText } from "./fake_fetch.ts";
+import { fakeFetch, sseText } from "../../tests/_testing/fake_fetch.ts";
 import {
   chatCompletionsBody,
   chatCompletionsHeaders,

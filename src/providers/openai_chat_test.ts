@@ -5,7 +5,7 @@ import {
   strictEqual,
 } from "node:assert/strict";
 import type { ModelEvent, ModelRequest } from "../llm/model_events.ts";
-import { fakeFetch, type FakeReply, sseText } from "./fake_fetch.ts";
+import { fakeFetch, type FakeReply, sseText } from "../../tests/_testing/fake_fetch.ts";
 import { ProviderError } from "./http_errors.ts";
 import { chatUsage, streamChatCompletions } from "./openai_chat.ts";
 import type { ProtocolOptions } from "./protocol.ts";

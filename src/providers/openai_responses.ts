@@ -21,7 +21,7 @@ import type { ModelEvent, ModelRequest } from "../llm/model_events.ts";
 import { cutStreamError, errorFromStreamPayload } from "./http_errors.ts";
 import { responsesBody, responsesHeaders } from "./openai_responses_request.ts";
 import type { ProtocolOptions } from "./protocol.ts";
-import { doneEvent, inIndexOrder } from "./finish.ts";
+import { doneEvent, inIndexOrder, newCallId } from "./finish.ts";
 import { postJsonEvents, SSE_DONE } from "./request.ts";
 import { parseToolArguments } from "./tool_arguments.ts";
 import { arrayAt, isRecord, numberAt, recordAt, stringAt } from "./wire_json.ts";
@@ -211,10 +211,6 @@ function decodeEvent(state: ResponsesDecodeState, event: unknown): ModelEvent[] 
     default:
       return [];
   }
-}
-
-function newCallId(): string {
-  return `call_${crypto.randomUUID().replaceAll("-", "").slice(0, 24)}`;
 }
 
 function toAssistantBlock(item: PartialItem): AssistantBlock | undefined {

@@ -5,7 +5,7 @@ import {
   strictEqual,
 } from "node:assert/strict";
 import type { ModelEvent, ModelRequest } from "../llm/model_events.ts";
-import { fakeFetch, type FakeReply } from "./fake_fetch.ts";
+import { fakeFetch, type FakeReply } from "../../tests/_testing/fake_fetch.ts";
 import { ProviderError } from "./http_errors.ts";
 import { responsesStopReason, responsesUsage, streamResponses } from "./openai_responses.ts";
 import type { ProtocolOptions } from "./protocol.ts";

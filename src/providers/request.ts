@@ -10,11 +10,13 @@ import {
   cutStreamError,
   errorFromResponse,
   errorFromStreamPayload,
+  htmlAnswerError,
+  isHtmlResponse,
   networkError,
   ProviderError,
   retryAfterMsFrom,
 } from "./http_errors.ts";
-import { readSse, type SseMessage } from "./sse.ts";
+import { readSse, SseLimitError, type SseLimits, type SseMessage } from "./sse.ts";
 import { VERSION } from "../version.ts";
 
 /** One streamed request, ready to send. */
@@ -25,6 +27,8 @@ export interface SseRequest {
   readonly body: unknown;
   /** The fetch to use; the global one by default (tests inject a fake). */
   readonly fetch?: typeof fetch;
+  /** Limits of the event stream (tests lower them). */
+  readonly limits?: SseLimits;
 }
 
 /** `{baseUrl}/{path}` with exactly one slash between them. */
@@ -63,18 +67,39 @@ async function send(request: SseRequest, signal: AbortSignal): Promise<Response>
   }
 }
 
-async function bodyText(response: Response, signal: AbortSignal): Promise<string> {
+/** The most bytes of an error body (or of a JSON answer) rienda reads. */
+const MAX_ERROR_BODY_BYTES = 64 * 1024;
+
+/**
+ * The start of a body as text: at most `maxBytes` are read, then the body is
+ * cancelled, so an endless error page never fills memory. A body that breaks
+ * off gives what arrived.
+ */
+async function bodyStart(response: Response, signal: AbortSignal, maxBytes: number) {
+  if (response.body === null) return "";
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  let size = 0;
   try {
-    return await response.text();
+    while (size < maxBytes) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      const part = value.subarray(0, maxBytes - size);
+      size += part.length;
+      text += decoder.decode(part, { stream: true });
+    }
   } catch {
     signal.throwIfAborted();
-    return "";
+  } finally {
+    await reader.cancel().catch(() => {});
   }
+  return text + decoder.decode();
 }
 
 /** The error for a 2xx answer that is JSON instead of an event stream. */
 async function jsonAnswerError(response: Response, signal: AbortSignal): Promise<ProviderError> {
-  const text = await bodyText(response, signal);
+  const text = await bodyStart(response, signal, MAX_ERROR_BODY_BYTES);
   let payload: unknown;
   try {
     payload = JSON.parse(text);
@@ -95,7 +120,8 @@ async function jsonAnswerError(response: Response, signal: AbortSignal): Promise
  * Sends the request and yields the SSE messages of its body.
  *
  * @throws {ProviderError} for a network failure, a non-2xx status (with its
- * `retry-after`) or a body that breaks off; the signal's reason on abort
+ * `retry-after`), an HTML page, a body that breaks off or passes the limits
+ * of `sse.ts`; the signal's reason on abort
  */
 export async function* postSse(
   request: SseRequest,
@@ -103,25 +129,34 @@ export async function* postSse(
 ): AsyncGenerator<SseMessage> {
   signal.throwIfAborted();
   const response = await send(request, signal);
+  const contentType = response.headers.get("content-type");
   if (!response.ok) {
-    const text = await bodyText(response, signal);
     const retryAfterMs = retryAfterMsFrom(response.headers);
-    throw errorFromResponse(
-      response.status,
-      response.statusText,
-      text,
-      retryAfterMs === undefined ? {} : { retryAfterMs },
-    );
+    throw errorFromResponse({
+      status: response.status,
+      statusText: response.statusText,
+      url: request.url,
+      contentType,
+      body: await bodyStart(response, signal, MAX_ERROR_BODY_BYTES),
+      retryAfterMs,
+    });
   }
-  if (response.headers.get("content-type")?.includes("application/json")) {
+  if (isHtmlResponse(contentType)) {
+    await response.body?.cancel().catch(() => {});
+    throw htmlAnswerError(response.status, request.url);
+  }
+  if (contentType?.includes("application/json")) {
     throw await jsonAnswerError(response, signal);
   }
   if (response.body === null) throw cutStreamError();
   try {
-    yield* readSse(response.body, signal);
+    yield* readSse(response.body, signal, request.limits ?? {});
   } catch (cause) {
     signal.throwIfAborted();
     if (cause instanceof ProviderError) throw cause;
+    if (cause instanceof SseLimitError) {
+      throw new ProviderError("too_large", cause.message, { cause });
+    }
     throw cutStreamError(cause);
   }
 }

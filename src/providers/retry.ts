@@ -1,11 +1,13 @@
 /**
- * The one retry policy of every model request (docs/providers.md: Retries).
+ * The one retry policy of every model request (docs/providers.md, Errors and retries).
  *
  * - 5 attempts in all; waits of 0.5 s doubling to at most 8 s, each with
- *   ±20 % jitter (`base × (0.8 + 0.4 × random)`, then capped at 8 s); a
- *   `retry-after` the provider sent replaces the computed wait, capped at 8 s.
- * - Retried: a retryable {@link ProviderError} (408, 409, 429, 5xx, 529,
- *   network failures, cut streams) and a response with no content at all.
+ *   ±20 % jitter (`base × (0.8 + 0.4 × random)`, then capped at 8 s).
+ * - A `retry-after` the provider sent replaces the computed wait, up to
+ *   60 s; a provider asking for longer fails the request at once, saying so.
+ * - Retried: a retryable {@link ProviderError} (408, 409, 429, 5xx but 501
+ *   and 505, 529, network failures, timeouts, cut streams) and a response
+ *   with no content at all (`error_kind.ts` classifies).
  *   Never: other errors, and anything once the signal is aborted.
  * - A `retry` event voids everything the failed attempt streamed.
  *
@@ -22,8 +24,10 @@ export interface RetryPolicy {
   readonly maxAttempts: number;
   /** The wait before the second attempt, before jitter. @default {500} */
   readonly baseDelayMs: number;
-  /** The longest wait, jitter and `retry-after` included. @default {8000} */
+  /** The longest computed wait, jitter included. @default {8000} */
   readonly maxDelayMs: number;
+  /** The longest `retry-after` honoured; a longer one fails at once. @default {60000} */
+  readonly maxRetryAfterMs: number;
 }
 
 /** The policy of docs/providers.md. */
@@ -31,6 +35,7 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   maxAttempts: 5,
   baseDelayMs: 500,
   maxDelayMs: 8000,
+  maxRetryAfterMs: 60_000,
 };
 
 /** A wait that ends early, rejecting with the signal's reason, on abort. */
@@ -109,6 +114,21 @@ function checkPositiveInteger(name: string, value: number): void {
   }
 }
 
+function seconds(ms: number): string {
+  return `${Number((ms / 1000).toFixed(1))} s`;
+}
+
+/** The failure, once its `retry-after` asks for more than rienda waits. */
+function tooLongToWait(failure: ProviderError, maxRetryAfterMs: number): ProviderError {
+  const wait = seconds(failure.retryAfterMs ?? 0);
+  return new ProviderError(
+    failure.kind,
+    `${failure.message}; the provider asks to retry after ${wait}, ` +
+      `longer than rienda waits (${seconds(maxRetryAfterMs)}): try again later`,
+    { ...(failure.status === undefined ? {} : { status: failure.status }), cause: failure },
+  );
+}
+
 /**
  * Streams `attempt`'s events, sending it again after a retryable failure
  * with a `retry` event in between; throws the last error when the attempts
@@ -123,6 +143,7 @@ export async function* retryingStream(
     maxAttempts = DEFAULT_RETRY_POLICY.maxAttempts,
     baseDelayMs = DEFAULT_RETRY_POLICY.baseDelayMs,
     maxDelayMs = DEFAULT_RETRY_POLICY.maxDelayMs,
+    maxRetryAfterMs = DEFAULT_RETRY_POLICY.maxRetryAfterMs,
     random = Math.random,
     sleep = abortableSleep,
   } = options;
@@ -146,9 +167,11 @@ export async function* retryingStream(
       failure = cause;
     }
     if (number >= maxAttempts) throw failure;
-    const delayMs = failure.retryAfterMs === undefined
-      ? retryDelayMs(number, random, { baseDelayMs, maxDelayMs })
-      : Math.min(failure.retryAfterMs, maxDelayMs);
+    if (failure.retryAfterMs !== undefined && failure.retryAfterMs > maxRetryAfterMs) {
+      throw tooLongToWait(failure, maxRetryAfterMs);
+    }
+    const delayMs = failure.retryAfterMs ??
+      retryDelayMs(number, random, { baseDelayMs, maxDelayMs });
     yield { type: "retry", attempt: number, delayMs, error: failure.message };
     await sleep(delayMs, signal);
   }

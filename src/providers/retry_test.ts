@@ -172,16 +172,38 @@ Deno.test("retryingStream() treats an attempt that ends without done as a cut st
   ]);
 });
 
-Deno.test("retryingStream() waits what retry-after asks, capped at 8 s", async () => {
+Deno.test("retryingStream() waits what retry-after asks, up to 60 s", async () => {
   const done: ModelEvent = { type: "done", message: answer("ok") };
   const { attempt } = scripted([
     { events: [], error: new ProviderError("rate_limit", "slow", { retryAfterMs: 3000 }) },
     { events: [], error: new ProviderError("rate_limit", "slower", { retryAfterMs: 60_000 }) },
+    { events: [], error: new ProviderError("rate_limit", "now", { retryAfterMs: 0 }) },
     { events: [done] },
   ]);
   const { sleep, waits } = fakeSleep();
   await Array.fromAsync(retryingStream(attempt, { signal: new AbortController().signal, sleep }));
-  assertEquals(waits, [3000, 8000]);
+  assertEquals(waits, [3000, 60_000, 0]);
+});
+
+Deno.test("retryingStream() fails at once when retry-after asks for more than 60 s", async () => {
+  const { attempt, calls } = scripted([
+    {
+      events: [],
+      error: new ProviderError("rate_limit", "quota (status 429)", {
+        status: 429,
+        retryAfterMs: 3_600_000,
+      }),
+    },
+  ]);
+  const { sleep, waits } = fakeSleep();
+  await assertRejects(
+    Array.fromAsync(retryingStream(attempt, { signal: new AbortController().signal, sleep })),
+    (error: unknown) =>
+      error instanceof ProviderError && error.status === 429 &&
+      error.message ===
+        "quota (status 429); the provider asks to retry after 3600 s, longer than rienda waits (60 s): try again later",
+  );
+  assertEquals([calls, waits], [[1], []]);
 });
 
 Deno.test("retryingStream() ends the wait with the signal's reason on abort", async () => {

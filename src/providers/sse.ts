@@ -8,6 +8,9 @@
  *   starting with `:` are comments; a leading byte-order mark is dropped.
  * - A message not closed by a blank line when the stream ends is discarded,
  *   as the spec says (it may be the torn tail of a cut stream).
+ * - Linear in the text, and bounded: one event holds at most
+ *   {@link MAX_SSE_EVENT_CHARS} characters, one stream at most
+ *   {@link MAX_SSE_STREAM_CHARS} (docs/providers.md, Limits).
  *
  * @module
  */
@@ -23,15 +26,58 @@ export interface SseMessage {
 
 const LINE_END_REGEXP = /[\r\n]/g;
 
-/** A `TransformStream` turning decoded SSE text into messages. */
+/** The most text one event may hold (its data lines and the line being read), in characters. */
+export const MAX_SSE_EVENT_CHARS = 32 * 1024 * 1024;
+
+/** The most text one response stream may hold, in characters. */
+export const MAX_SSE_STREAM_CHARS = 64 * 1024 * 1024;
+
+/** Limits of one {@link SseParseStream}; tests lower them. */
+export interface SseLimits {
+  /** @default {MAX_SSE_EVENT_CHARS} */
+  readonly maxEventChars?: number;
+  /** @default {MAX_SSE_STREAM_CHARS} */
+  readonly maxStreamChars?: number;
+}
+
+/** Thrown when a stream or one of its events is longer than its limit. */
+export class SseLimitError extends RangeError {
+  /** Creates the error for the limit that was passed. */
+  constructor(what: "event" | "stream", limit: number) {
+    super(
+      what === "event"
+        ? `the provider sent one server-sent event longer than ${sizeWords(limit)}, ` +
+          `the most rienda reads: check that base_url points at the model API`
+        : `the response is longer than ${sizeWords(limit)}, the most rienda reads of one answer: ` +
+          `ask for a shorter answer or lower the model's max_tokens`,
+    );
+    this.name = "SseLimitError";
+  }
+}
+
+function sizeWords(chars: number): string {
+  const mebi = chars / (1024 * 1024);
+  return Number.isInteger(mebi) ? `${mebi} MiB` : `${chars} characters`;
+}
+
+/**
+ * A `TransformStream` turning decoded SSE text into messages, in time linear
+ * in the text: each chunk is scanned once and a line cut by a chunk boundary
+ * is kept as a pending piece, never rescanned.
+ *
+ * @throws {SseLimitError} when one event or the whole stream passes its limit
+ */
 export class SseParseStream extends TransformStream<string, SseMessage> {
   /** Creates a parser with empty state. */
-  constructor() {
-    let buffer = "";
+  constructor(limits: SseLimits = {}) {
+    const { maxEventChars = MAX_SSE_EVENT_CHARS, maxStreamChars = MAX_SSE_STREAM_CHARS } = limits;
+    let pending = "";
     let skipLineFeed = false;
     let started = false;
+    let received = 0;
     let eventType = "";
     let data: string[] = [];
+    let dataChars = 0;
     let lastId = "";
 
     function dispatch(controller: TransformStreamDefaultController<SseMessage>): void {
@@ -44,6 +90,7 @@ export class SseParseStream extends TransformStream<string, SseMessage> {
       }
       eventType = "";
       data = [];
+      dataChars = 0;
     }
 
     function processLine(
@@ -62,6 +109,7 @@ export class SseParseStream extends TransformStream<string, SseMessage> {
           break;
         case "data":
           data.push(value);
+          dataChars += value.length + 1;
           break;
         case "id":
           // WHATWG: an id containing NUL is ignored.
@@ -84,25 +132,31 @@ export class SseParseStream extends TransformStream<string, SseMessage> {
           skipLineFeed = false;
           if (text.startsWith("\n")) text = text.slice(1);
         }
-        buffer += text;
+        received += text.length;
+        if (received > maxStreamChars) throw new SseLimitError("stream", maxStreamChars);
         let start = 0;
         LINE_END_REGEXP.lastIndex = 0;
-        for (
-          let match = LINE_END_REGEXP.exec(buffer);
-          match;
-          match = LINE_END_REGEXP.exec(buffer)
-        ) {
+        for (let match = LINE_END_REGEXP.exec(text); match; match = LINE_END_REGEXP.exec(text)) {
           const end = match.index;
           let next = end + 1;
-          if (buffer[end] === "\r") {
-            if (next === buffer.length) skipLineFeed = true;
-            else if (buffer[next] === "\n") next += 1;
+          if (text[end] === "\r") {
+            if (next === text.length) skipLineFeed = true;
+            else if (text[next] === "\n") next += 1;
           }
-          processLine(buffer.slice(start, end), controller);
+          const piece = text.slice(start, end);
+          const line = pending === "" ? piece : pending + piece;
+          pending = "";
+          if (dataChars + line.length > maxEventChars) {
+            throw new SseLimitError("event", maxEventChars);
+          }
+          processLine(line, controller);
           start = next;
           LINE_END_REGEXP.lastIndex = next;
         }
-        buffer = buffer.slice(start);
+        if (start < text.length) pending += text.slice(start);
+        if (dataChars + pending.length > maxEventChars) {
+          throw new SseLimitError("event", maxEventChars);
+        }
       },
     });
   }
@@ -115,11 +169,12 @@ export class SseParseStream extends TransformStream<string, SseMessage> {
 export async function* readSse(
   body: ReadableStream<Uint8Array>,
   signal: AbortSignal,
+  limits: SseLimits = {},
 ): AsyncGenerator<SseMessage> {
   signal.throwIfAborted();
   const reader = body
     .pipeThrough(new TextDecoderStream())
-    .pipeThrough(new SseParseStream())
+    .pipeThrough(new SseParseStream(limits))
     .getReader();
   const onAbort = () => void reader.cancel(signal.reason).catch(() => {});
   signal.addEventListener("abort", onAbort, { once: true });

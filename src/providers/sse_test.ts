@@ -1,5 +1,5 @@
 import { deepStrictEqual as assertEquals, rejects as assertRejects } from "node:assert/strict";
-import { readSse, type SseMessage, SseParseStream } from "./sse.ts";
+import { readSse, SseLimitError, type SseMessage, SseParseStream } from "./sse.ts";
 
 async function parse(chunks: readonly string[]): Promise<SseMessage[]> {
   const source = ReadableStream.from(chunks).pipeThrough(new SseParseStream());
@@ -109,4 +109,28 @@ Deno.test("readSse() cancels the body when the consumer stops early", async () =
     break;
   }
   assertEquals(cancelled, true);
+});
+
+Deno.test("SseParseStream keeps a line cut across many chunks whole", async () => {
+  const line = `data: ${"x".repeat(10_000)}`;
+  const chunks = Array.from(
+    { length: 100 },
+    (_, index) => line.slice(index * 100, index * 100 + 100),
+  );
+  assertEquals(await parse([...chunks, line.slice(10_000), "\n\n"]), [{
+    data: "x".repeat(10_000),
+  }]);
+});
+
+Deno.test("SseParseStream fails with SseLimitError past the event or the stream limit", async () => {
+  const limits = { maxEventChars: 20, maxStreamChars: 60 };
+  const run = (chunks: readonly string[]) =>
+    Array.fromAsync(ReadableStream.from(chunks).pipeThrough(new SseParseStream(limits)));
+  assertEquals(await run(["data: 123456789\n\n", "data: 123456789\n\n"]), [
+    { data: "123456789" },
+    { data: "123456789" },
+  ]);
+  await assertRejects(run(["data: 12345", "6789012345678\n\n"]), SseLimitError);
+  await assertRejects(run(["data: 123456789\ndata: 123456789\n\n"]), SseLimitError);
+  await assertRejects(run(["data: 1\n\n".repeat(7)]), SseLimitError);
 });

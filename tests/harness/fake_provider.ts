@@ -92,6 +92,11 @@ export function startFakeProvider(turns: readonly Turn[] = []): Promise<FakeProv
       const message = turn.errorMessage ?? DEFAULT_ERROR_MESSAGE;
       return errorResponse(codec, turn.status, message, turn.errorBody, turn.headers);
     }
+    if (turn.rawStream !== undefined) {
+      const { chunks, repeat = 1 } = turn.rawStream;
+      const texts = Array.from({ length: repeat }, () => chunks).flat();
+      return streamResponse(texts, turn.chunkDelayMs ?? 0, turn.headers ?? {}, signal);
+    }
     const requestModel = isRecord(body) && typeof body.model === "string" ? body.model : null;
     const events = codec.events(turn, {
       turnNumber,
@@ -105,7 +110,7 @@ export function startFakeProvider(turns: readonly Turn[] = []): Promise<FakeProv
       usage: resolveUsage(turn.usage),
     });
     const sent = turn.cut ? cutEvents(events) : events;
-    return streamResponse(sent, turn.chunkDelayMs ?? 0, turn.headers ?? {}, signal);
+    return streamResponse(sent.map(encodeSse), turn.chunkDelayMs ?? 0, turn.headers ?? {}, signal);
   }
 
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, handle);
@@ -158,17 +163,17 @@ function errorResponse(
 }
 
 function streamResponse(
-  events: readonly SseEvent[],
+  texts: readonly string[],
   delayMs: number,
   headers: Readonly<Record<string, string>>,
   signal: AbortSignal,
 ): Response {
   const encoder = new TextEncoder();
   async function* bytes(): AsyncGenerator<Uint8Array> {
-    for (const [index, event] of events.entries()) {
+    for (const [index, text] of texts.entries()) {
       if (index > 0 && delayMs > 0) await delay(delayMs, signal);
       if (signal.aborted) return;
-      yield encoder.encode(encodeSse(event));
+      yield encoder.encode(text);
     }
   }
   return new Response(ReadableStream.from(bytes()), {

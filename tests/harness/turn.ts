@@ -50,6 +50,11 @@ export interface Turn {
   readonly errorBody?: string;
   /** Extra response headers, e.g. `retry-after`. */
   readonly headers?: Readonly<Record<string, string>>;
+  /**
+   * Send this text instead of the codec's events (any protocol): each chunk
+   * is one write, `chunkDelayMs` apart, the whole list `repeat` times.
+   */
+  readonly rawStream?: { readonly chunks: readonly string[]; readonly repeat?: number };
   /** Send the first half of the events, then end the body without finishing. */
   readonly cut?: boolean;
   /** Delay between SSE events. */
