@@ -13,6 +13,7 @@ import { createTestEnv, type TestEnv } from "../tests/harness/env.ts";
 import { CHECKOUT_DIR } from "../tests/harness/rienda.ts";
 import { measureExtensions, writeExtensionAgents } from "./bench_extensions.ts";
 import { LONG_SESSION_ID, writeLongSession } from "./bench_long_session.ts";
+import { measureShellCommand } from "./bench_shell.ts";
 
 const RUNS = Number(Deno.env.get("BENCH_RUNS") ?? "10");
 const TIME = "/usr/bin/time";
@@ -158,6 +159,10 @@ if (import.meta.main) {
   for (const scenario of SCENARIOS) {
     const line = await measure(scenario);
     Deno.stdout.writeSync(new TextEncoder().encode(`${line}\n`));
+  }
+  Deno.stdout.writeSync(new TextEncoder().encode("shell tool, in process:\n"));
+  for (const line of await measureShellCommand()) {
+    Deno.stdout.writeSync(new TextEncoder().encode(`  ${line}\n`));
   }
   Deno.stdout.writeSync(new TextEncoder().encode("extension host, in process:\n"));
   for (const line of await measureExtensions()) {

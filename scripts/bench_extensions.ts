@@ -74,7 +74,12 @@ function quantile(values: readonly number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
 }
 
-async function timeEach(count: number, once: () => Promise<unknown>, gapMs = 0): Promise<number[]> {
+/** Runs `once` `count` times in a row (`gapMs` apart) and returns each duration in ms. */
+export async function timeEach(
+  count: number,
+  once: () => Promise<unknown>,
+  gapMs = 0,
+): Promise<number[]> {
   const samples: number[] = [];
   for (let i = 0; i < count; i++) {
     if (gapMs > 0) await new Promise((resolve) => setTimeout(resolve, gapMs));
@@ -86,7 +91,7 @@ async function timeEach(count: number, once: () => Promise<unknown>, gapMs = 0):
 }
 
 /** One line: name, median and p95 in ms. */
-function line(name: string, samples: readonly number[]): string {
+export function line(name: string, samples: readonly number[]): string {
   const median = quantile(samples, 0.5);
   return `${name.padEnd(46)} median ${median.toFixed(3)} ms  p95 ${
     quantile(samples, 0.95).toFixed(3)

@@ -1,7 +1,7 @@
 /**
- * The rienda entry point: builds the process's `Io`, turns SIGINT/SIGTERM
- * into an abort signal, runs the CLI and exits with its code. This is the only
- * place that calls `Deno.exit`.
+ * The rienda entry point: builds the process's `Io`, turns SIGINT, SIGTERM
+ * and SIGHUP into an abort signal, runs the CLI and exits with its code. This
+ * is the only place that calls `Deno.exit`.
  *
  * @module
  */
@@ -15,6 +15,14 @@ import { readSecretLine } from "./ui/secret.ts";
 
 /** `deno task dev` runs from the checkout and passes the caller's directory here. */
 const DEV_CWD_VARIABLE = "RIENDA_DEV_CWD";
+
+/**
+ * The signals that interrupt a run (docs/cli.md, Interrupts): SIGHUP is a
+ * closed terminal. Windows only delivers Ctrl+C and Ctrl+Break.
+ */
+const INTERRUPT_SIGNALS: readonly Deno.Signal[] = Deno.build.os === "windows"
+  ? ["SIGINT", "SIGBREAK"]
+  : ["SIGINT", "SIGTERM", "SIGHUP"];
 
 /** Signals closer than this to the first one are the same interrupt delivered twice. */
 const DUPLICATE_SIGNAL_MS = 300;
@@ -53,8 +61,7 @@ async function main(): Promise<number> {
     firstSignalAt = Date.now();
     interrupts.abort(new DOMException("the run was interrupted", "AbortError"));
   };
-  Deno.addSignalListener("SIGINT", onSignal);
-  Deno.addSignalListener("SIGTERM", onSignal);
+  for (const name of INTERRUPT_SIGNALS) Deno.addSignalListener(name, onSignal);
   try {
     if (isVersionRequest(Deno.args)) {
       io.stdout.write(`${versionLine()}\n`);
@@ -75,8 +82,7 @@ async function main(): Promise<number> {
     io.stderr.write(`rienda: ${errorMessage(error)}${hint}\n`);
     return exitCodeFor(error);
   } finally {
-    Deno.removeSignalListener("SIGINT", onSignal);
-    Deno.removeSignalListener("SIGTERM", onSignal);
+    for (const name of INTERRUPT_SIGNALS) Deno.removeSignalListener(name, onSignal);
     killAllProcessGroups();
   }
 }

@@ -10,6 +10,7 @@ import {
 import { createTestEnv } from "./harness/env.ts";
 import { startFakeProvider } from "./harness/fake_provider.ts";
 import { at } from "./harness/json.ts";
+import { processesRunning } from "./harness/processes.ts";
 
 const INTERRUPTED = "rienda: the run was interrupted";
 
@@ -113,18 +114,3 @@ Deno.test("SIGINT during a retry wait ends the run at once", async () => {
   assert.equal(lastLine(result.stderr), INTERRUPTED);
   assert.equal(provider.requests.length, 3);
 });
-
-/** Pids of live processes whose command line contains `text`. */
-async function processesRunning(text: string): Promise<string[]> {
-  const found: string[] = [];
-  for await (const entry of Deno.readDir("/proc")) {
-    if (!/^\d+$/.test(entry.name)) continue;
-    try {
-      const cmdline = await Deno.readTextFile(`/proc/${entry.name}/cmdline`);
-      if (cmdline.replaceAll("\0", " ").includes(text)) found.push(entry.name);
-    } catch {
-      // the process ended while we looked
-    }
-  }
-  return found;
-}

@@ -1,7 +1,6 @@
 /**
  * Runs `sh -c <command>` in its own process group and kills the whole group
- * on timeout or abort, so no grandchild survives holding the output pipes
- * (research: deno-quickjs-feasibility.md §4 "Process trees").
+ * on timeout or abort, so no grandchild survives holding the output pipes.
  *
  * - Output streams live, decoded as UTF-8 in streaming mode; the collected
  *   copies are capped at {@link MAX_COLLECTED_BYTES} each.
@@ -9,6 +8,10 @@
  *   or as soon as the shell is gone; the result then has `code: -1`.
  * - Detached groups do not get the terminal's SIGINT: the CLI calls
  *   {@link killAllProcessGroups} on exit.
+ * - The group dies with rienda even when rienda cannot clean up (`kill -9`):
+ *   {@link WATCHED_SHELL} keeps a watcher in the group that reads a pipe from
+ *   rienda and kills the group when the pipe closes without the `\n` rienda
+ *   writes once the command has ended (docs/cli.md, "Commands die with rienda").
  *
  * @module
  */
@@ -127,14 +130,43 @@ async function checkWorkingDirectory(cwd: string): Promise<void> {
   if (!info.isDirectory) throw new Error(`working directory "${cwd}" is not a directory`);
 }
 
-/** Starts `sh -c command` as the leader of a new process group. */
+/**
+ * The script `sh` runs (the command is `$1`): it moves its stdin, the pipe
+ * from rienda, to fd 3, starts a watcher in the background, then becomes
+ * `sh -c "$1"` with stdin on /dev/null (so the command keeps its pid, and
+ * the pid stays the group id). The watcher reads one line from the pipe:
+ * rienda writes it once the command ended, and background processes the
+ * command left then live on as before; end of file without it means rienda
+ * died, and the watcher kills its whole process group. Plain POSIX `sh`.
+ */
+export const WATCHED_SHELL = [
+  "exec 3<&0 </dev/null",
+  "{ IFS= read -r _ <&3 || kill -s KILL 0; } >/dev/null 2>&1 &",
+  'exec sh -c "$1" 3<&-',
+].join("\n");
+
+/** What rienda writes to the watcher once the command has ended. */
+const COMMAND_ENDED = new TextEncoder().encode("\n");
+
+/** Tells the watcher of {@link WATCHED_SHELL} to exit quietly; a watcher already gone is fine. */
+async function releaseWatcher(stdin: WritableStream<Uint8Array>): Promise<void> {
+  const writer = stdin.getWriter();
+  try {
+    await writer.write(COMMAND_ENDED);
+    await writer.close();
+  } catch {
+    // The group was killed (timeout, abort, or the command killed it): nothing is listening.
+  }
+}
+
+/** Starts the command under {@link WATCHED_SHELL} as the leader of a new process group. */
 function spawnShell(options: ProcessGroupOptions): Deno.ChildProcess {
   try {
     return new Deno.Command("sh", {
-      args: ["-c", options.command],
+      args: ["-c", WATCHED_SHELL, "sh", options.command],
       cwd: options.cwd,
       ...(options.env === undefined ? {} : { env: { ...options.env } }),
-      stdin: "null",
+      stdin: "piped",
       stdout: "piped",
       stderr: "piped",
       detached: true,
@@ -184,6 +216,7 @@ export async function runInProcessGroup(options: ProcessGroupOptions): Promise<P
     clearTimeout(timer);
     signal.removeEventListener("abort", onAbort);
     await terminating;
+    await releaseWatcher(child.stdin);
     await waitAtMost(DRAIN_GRACE_MS, Promise.all([stdout.done, stderr.done]));
     await Promise.all([stdout.cancel(), stderr.cancel()]);
     const killed = stoppedBy !== null || status.signal !== null;

@@ -181,3 +181,17 @@ Deno.test({
     assert.notEqual((await check.output()).code, 0);
   },
 });
+
+Deno.test("runInProcessGroup() leaves a background process of a finished command running", async () => {
+  const result = await run("echo $$; sleep 30 >/dev/null 2>&1 &");
+  assert.equal(result.code, 0);
+  const pgid = Number(result.stdout.trim());
+  try {
+    await new Promise((resolve) => setTimeout(resolve, 200)); // the watcher has read rienda's line
+    const members = await livingMembers(pgid);
+    assert.equal(members.length, 1, members.join("\n"));
+    assert.match(members[0] ?? "", /sleep 30/);
+  } finally {
+    await new Deno.Command("kill", { args: ["-s", "KILL", "--", `-${pgid}`] }).output();
+  }
+});

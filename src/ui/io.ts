@@ -29,7 +29,11 @@ export interface Io {
 
 const encoder = new TextEncoder();
 
-/** A sink over a Deno stream; a closed pipe (e.g. `| head`) silently drops later writes. */
+/**
+ * A sink over a Deno stream. A stream that can no longer be written drops this
+ * and later writes silently: a closed pipe (e.g. `| head`) or a closed
+ * terminal (EIO after SIGHUP), so a run still winds down and keeps its session.
+ */
 export function denoSink(
   file: { writeSync(p: Uint8Array): number; isTerminal(): boolean },
 ): TextSink {
@@ -43,9 +47,14 @@ export function denoSink(
       try {
         while (bytes.length > 0) bytes = bytes.subarray(file.writeSync(bytes));
       } catch (error) {
-        if (error instanceof Deno.errors.BrokenPipe) broken = true;
+        if (error instanceof Deno.errors.BrokenPipe || isTerminalGone(error)) broken = true;
         else throw error;
       }
     },
   };
+}
+
+/** Whether a write failed because the terminal was closed (Deno reports EIO as a plain `Error`). */
+function isTerminalGone(error: unknown): boolean {
+  return error instanceof Error && "code" in error && error.code === "EIO";
 }

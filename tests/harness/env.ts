@@ -20,6 +20,7 @@ import {
   runCommand,
   runRienda,
   startRienda,
+  startRiendaInTerminal,
   writeRiendaWrapper,
 } from "./rienda.ts";
 
@@ -63,6 +64,8 @@ export interface TestEnv extends AsyncDisposable {
   run(args: readonly string[], options?: RunOptions): Promise<RiendaResult>;
   /** Starts the CLI in the workspace. */
   start(args: readonly string[], options?: RunOptions): Promise<RiendaProcess>;
+  /** Starts the CLI in the workspace on a pseudo-terminal (see `startRiendaInTerminal`). */
+  startInTerminal(args: readonly string[], options?: RunOptions): Promise<RiendaProcess>;
   /** Runs an executable (a shebang agent file) with the CLI's environment rules. */
   exec(command: string, args: readonly string[], options?: RunOptions): Promise<RiendaResult>;
   /** Writes a `rienda` wrapper into `root/bin` and returns a `PATH` with that dir first. */
@@ -156,6 +159,7 @@ export async function createTestEnv(options: TestEnvOptions = {}): Promise<TestE
     configPath,
     run: (args, run) => runRienda(args, riendaOptions(run)),
     start: (args, run) => startRienda(args, riendaOptions(run)),
+    startInTerminal: (args, run) => startRiendaInTerminal(args, riendaOptions(run)),
     exec: (command, args, run) => runCommand(command, args, riendaOptions(run)),
     async installWrapper() {
       await writeRiendaWrapper(`${root}/bin`);

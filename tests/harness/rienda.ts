@@ -52,6 +52,8 @@ export interface RiendaProcess extends AsyncDisposable {
   stderrText(): string;
   /** Resolves once stderr contains `text`; rejects after the timeout with stderr so far. */
   waitForStderr(text: string, timeoutMs?: number): Promise<void>;
+  /** Resolves once stdout contains `text`; rejects after the timeout with the output so far. */
+  waitForStdout(text: string, timeoutMs?: number): Promise<void>;
   /** Waits for the exit; kills the process and rejects after `timeoutMs` of the options. */
   wait(): Promise<RiendaResult>;
 }
@@ -72,6 +74,24 @@ export function startRienda(
   options: RiendaOptions,
 ): Promise<RiendaProcess> {
   return startProcess(Deno.execPath(), riendaDenoArgs(args), options);
+}
+
+/**
+ * Starts the CLI with a terminal (a pseudo-terminal from util-linux's
+ * `script`) as its stdin, stdout and stderr; the handle's stdout is what the
+ * terminal showed (both streams, with `\r\n` line ends).
+ */
+export function startRiendaInTerminal(
+  args: readonly string[],
+  options: RiendaOptions,
+): Promise<RiendaProcess> {
+  const command = [Deno.execPath(), ...riendaDenoArgs(args)].map(shellQuote).join(" ");
+  return startProcess("script", ["-qec", command, "/dev/null"], options);
+}
+
+/** `text` as one word of `sh`. */
+function shellQuote(text: string): string {
+  return `'${text.replaceAll("'", `'\\''`)}'`;
 }
 
 /** Runs any executable (such as a shebang agent file) with the same environment rules. */
@@ -188,6 +208,20 @@ async function startProcess(
     return result;
   }
 
+  function waitForText(
+    name: string,
+    output: () => string,
+    text: string,
+    waitMs = 20_000,
+  ): Promise<void> {
+    return waitUntil(() => output().includes(text), listeners, {
+      timeoutMs: waitMs,
+      onTimeout: () => new Error(`${name} never showed ${JSON.stringify(text)}: ${describe()}`),
+      ended: reading,
+      onEnded: () => new Error(`the process ended without ${JSON.stringify(text)}: ${describe()}`),
+    });
+  }
+
   return {
     pid: child.pid,
     kill(signal) {
@@ -195,15 +229,8 @@ async function startProcess(
     },
     stdoutText: () => stdout,
     stderrText: () => stderr,
-    waitForStderr(text, waitMs = 20_000) {
-      return waitUntil(() => stderr.includes(text), listeners, {
-        timeoutMs: waitMs,
-        onTimeout: () => new Error(`stderr never showed ${JSON.stringify(text)}: ${describe()}`),
-        ended: reading,
-        onEnded: () =>
-          new Error(`the process ended without ${JSON.stringify(text)}: ${describe()}`),
-      });
-    },
+    waitForStderr: (text, waitMs) => waitForText("stderr", () => stderr, text, waitMs),
+    waitForStdout: (text, waitMs) => waitForText("stdout", () => stdout, text, waitMs),
     wait,
     async [Symbol.asyncDispose]() {
       terminate(child);

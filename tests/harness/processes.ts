@@ -1,0 +1,72 @@
+/**
+ * Looking at live processes from the outside, through Linux's `/proc`: which
+ * commands still run, and which process under `deno task` is rienda itself
+ * (the one to `kill -9`).
+ *
+ * @module
+ */
+
+/** The command line of process `pid` with spaces for NULs, or null when it is gone. */
+async function commandLine(pid: string): Promise<string | null> {
+  try {
+    return (await Deno.readTextFile(`/proc/${pid}/cmdline`)).replaceAll("\0", " ");
+  } catch {
+    return null; // the process ended while we looked
+  }
+}
+
+/** The parent pid of process `pid`, or null when it is gone. */
+async function parentOf(pid: string): Promise<string | null> {
+  try {
+    const stat = await Deno.readTextFile(`/proc/${pid}/stat`);
+    // `pid (comm) state ppid …`: comm may hold spaces and parentheses.
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+async function livePids(): Promise<string[]> {
+  const pids: string[] = [];
+  for await (const entry of Deno.readDir("/proc")) {
+    if (/^\d+$/.test(entry.name)) pids.push(entry.name);
+  }
+  return pids;
+}
+
+/** Pids of live processes whose command line contains `text`. */
+export async function processesRunning(text: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const pid of await livePids()) {
+    if ((await commandLine(pid))?.includes(text)) found.push(pid);
+  }
+  return found;
+}
+
+/**
+ * The pid of the descendant of `ancestor` whose command line contains `text`
+ * (e.g. `src/main.ts`: the rienda process below `deno task`), or null.
+ */
+export async function descendantRunning(ancestor: number, text: string): Promise<number | null> {
+  const parents = new Map<string, string>();
+  for (const pid of await livePids()) {
+    const parent = await parentOf(pid);
+    if (parent !== null) parents.set(pid, parent);
+  }
+  for (const [pid] of parents) {
+    let up = parents.get(pid);
+    while (up !== undefined && up !== String(ancestor)) up = parents.get(up);
+    if (up !== undefined && (await commandLine(pid))?.includes(text)) return Number(pid);
+  }
+  return null;
+}
+
+/** Resolves once no live process has `text` in its command line; false after `timeoutMs`. */
+export async function processesGone(text: string, timeoutMs: number): Promise<boolean> {
+  const deadline = performance.now() + timeoutMs;
+  while ((await processesRunning(text)).length > 0) {
+    if (performance.now() > deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return true;
+}
