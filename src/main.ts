@@ -1,5 +1,6 @@
 /**
- * The rienda entry point: builds the process's `Io`, turns SIGINT, SIGTERM
+ * The rienda entry point: builds the process's `Io` (whose stdout and stderr
+ * redact every known key, `secrets.ts`), turns SIGINT, SIGTERM
  * and SIGHUP into an abort signal, runs the CLI and exits with its code. This
  * is the only place that calls `Deno.exit`.
  *
@@ -10,7 +11,8 @@ import { EXIT, exitCodeFor, INTERRUPTED_LINE, UsageError } from "./cli/exit.ts";
 import { errorMessage } from "./unknown.ts";
 import { isVersionRequest, versionLine } from "./cli/version.ts";
 import { killAllProcessGroups } from "./tools/process_group.ts";
-import { denoSink, type Io } from "./ui/io.ts";
+import { denoSink, type Io, redactingSink } from "./ui/io.ts";
+import { rememberBuiltinKeys } from "./app/api_key.ts";
 import { readSecretLine } from "./ui/secret.ts";
 
 /** `deno task dev` runs from the checkout and passes the caller's directory here. */
@@ -27,15 +29,22 @@ const INTERRUPT_SIGNALS: readonly Deno.Signal[] = Deno.build.os === "windows"
 /** Signals closer than this to the first one are the same interrupt delivered twice. */
 const DUPLICATE_SIGNAL_MS = 300;
 
-function createIo(): Io {
+function createIo(): Io & { flush(): void } {
   const devCwd = Deno.env.get(DEV_CWD_VARIABLE);
   if (devCwd !== undefined) {
     Deno.env.delete(DEV_CWD_VARIABLE);
     if (devCwd !== "") Deno.chdir(devCwd);
   }
+  rememberBuiltinKeys((name) => Deno.env.get(name));
+  const stdout = redactingSink(denoSink(Deno.stdout));
+  const stderr = redactingSink(denoSink(Deno.stderr));
   return {
-    stdout: denoSink(Deno.stdout),
-    stderr: denoSink(Deno.stderr),
+    stdout,
+    stderr,
+    flush: () => {
+      stdout.flush();
+      stderr.flush();
+    },
     stdinIsTerminal: Deno.stdin.isTerminal(),
     readStdin: () => new Response(Deno.stdin.readable).text(),
     readSecret: (prompt) => readSecretLine(prompt),
@@ -55,6 +64,7 @@ async function main(): Promise<number> {
       // A second interrupt does not wait for the run to wind down.
       killAllProcessGroups();
       io.stderr.write(INTERRUPTED_LINE);
+      io.flush();
       Deno.exit(EXIT.interrupted);
     }
     if (interrupts.signal.aborted) return;
@@ -84,6 +94,7 @@ async function main(): Promise<number> {
   } finally {
     for (const name of INTERRUPT_SIGNALS) Deno.removeSignalListener(name, onSignal);
     killAllProcessGroups();
+    io.flush();
   }
 }
 

@@ -3,12 +3,15 @@
  * the provider's `api_key`, its `api_key_env`, the built-in variable,
  * `credentials.json`. An empty variable counts as unset.
  *
- * Nothing here ever puts a key in a message.
+ * Nothing here ever puts a key in a message, and every key found is
+ * remembered as a secret (`secrets.ts`), so no output can show it.
  *
  * @module
  */
 
 import type { Credentials } from "../config/credentials.ts";
+import { PROVIDER_PRESETS } from "../providers/presets.ts";
+import { rememberSecret } from "../secrets.ts";
 import type { ProviderSettings } from "./provider_settings.ts";
 
 /** Where a key was found, or why there is none. */
@@ -42,6 +45,7 @@ export function lookupApiKey(
   const variables = keyVariables(settings);
   for (const variable of variables) {
     const value = env(variable)?.trim();
+    rememberSecret(value);
     if (value) return { key: value, source: { kind: "env", variable } };
   }
   const stored = credentials !== undefined && Object.hasOwn(credentials.keys, settings.name)
@@ -52,6 +56,16 @@ export function lookupApiKey(
   }
   if (!settings.keyRequired) return { key: null, source: { kind: "not_needed" } };
   return { key: null, source: { kind: "missing", variables } };
+}
+
+/**
+ * Remembers the values of every built-in provider's key variable as secrets,
+ * whichever provider a run uses: a tool or a provider may echo any of them.
+ */
+export function rememberBuiltinKeys(env: (name: string) => string | undefined): void {
+  for (const preset of Object.values(PROVIDER_PRESETS)) {
+    if (preset.keyEnv !== null) rememberSecret(env(preset.keyEnv));
+  }
 }
 
 /**

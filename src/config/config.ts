@@ -23,6 +23,7 @@ import type {
 } from "./config_schema.ts";
 import { validate } from "./config_validator.js";
 import { describeValue } from "./describe_value.ts";
+import { isCredentialHeader, rememberSecret } from "../secrets.ts";
 import { formatFieldPath, isRecord } from "./field_path.ts";
 import { issuesFromAjv, type SchemaIssue } from "./schema_issues.ts";
 import { parseYaml, type YamlSource } from "./yaml_source.ts";
@@ -211,6 +212,10 @@ function toConfig(file: string, raw: RawConfig, document: Record<string, unknown
 }
 
 function toProviderConfig(raw: RawProviderConfig): ProviderConfig {
+  rememberSecret(raw.api_key);
+  for (const [name, value] of Object.entries(raw.headers ?? {})) {
+    if (isCredentialHeader(name)) rememberSecret(value);
+  }
   const models: Record<string, ModelConfig> = {};
   for (const [alias, model] of Object.entries(raw.models ?? {})) {
     models[alias] = toModelConfig(model ?? {});

@@ -53,10 +53,11 @@ function checkProvider(name: string, provider: RawProviderConfig): SchemaIssue[]
     });
   }
   if (provider.api_key_env !== undefined && !ENV_NAME_REGEXP.test(provider.api_key_env)) {
+    // The value is not shown: a key pasted here by mistake must not be printed.
     issues.push({
       path: [...at, "api_key_env"],
       message: `must be the name of an environment variable such as MY_API_KEY ` +
-        `(found ${JSON.stringify(provider.api_key_env)})`,
+        `(the value is not shown, as it may be a key: put the key in a variable and its name here)`,
     });
   }
   for (const header of Object.keys(provider.headers ?? {})) {

@@ -168,7 +168,7 @@ Deno.test("parseConfig() lists every schema problem, one per line, in file order
   );
   deepStrictEqual(error.message.split("\n"), [
     `${FILE}: providers.local.protocol: must be one of: openai_chat_completions, openai_responses, anthropic (found "foo")`,
-    `${FILE}: providers.local.headers.a: must be a string (found 1)`,
+    `${FILE}: providers.local.headers.a: must be a string (found a number)`,
     `${FILE}: providers.local.models.q.context_window: must be at least 1 (found 0)`,
     `${FILE}: providers.local.models.q.temperature: must be at most 2 (found 3)`,
     `${FILE}: providers.local.models.q.thinking_levels[1]: must be a string (found 3)`,
@@ -253,7 +253,7 @@ Deno.test("parseConfig() checks preset, provider name, base_url, api_key_env, he
       `${FILE}: ["My Local"]: invalid provider name "My Local" (use lowercase letters, digits, "_" and "-", starting with a letter or digit)`,
       `${FILE}: ["My Local"].preset: unknown preset "olama" (expected one of: openai, anthropic, openrouter, groq, deepseek, mistral, xai, together, fireworks, gemini, ollama, lmstudio)`,
       `${FILE}: ["My Local"].base_url: must be an http or https URL such as http://127.0.0.1:11434/v1 (found "ftp://x")`,
-      `${FILE}: ["My Local"].api_key_env: must be the name of an environment variable such as MY_API_KEY (found "MY-KEY")`,
+      `${FILE}: ["My Local"].api_key_env: must be the name of an environment variable such as MY_API_KEY (the value is not shown, as it may be a key: put the key in a variable and its name here)`,
       `${FILE}: ["My Local"].headers["bad header"]: invalid HTTP header name "bad header"`,
       `${FILE}: ["My Local"].models["a b"]: invalid model alias "a b" (no spaces, and no empty part between "/")`,
     ].map((line) => line.replaceAll(': ["My Local"]', ': providers["My Local"]')),

@@ -13,8 +13,9 @@
  */
 
 import { dirname } from "node:path";
-import { describeValue } from "./describe_value.ts";
+import { describeKind } from "./describe_value.ts";
 import { isRecord } from "./field_path.ts";
+import { rememberSecret } from "../secrets.ts";
 import { errorMessage } from "../unknown.ts";
 
 /** The keys of a credentials file, and what was wrong with it. */
@@ -74,6 +75,7 @@ export function parseCredentials(text: string, file: string): Credentials {
     const key = isRecord(entry) ? entry["api_key"] : undefined;
     if (typeof key === "string" && key.trim() !== "") {
       keys[provider] = key.trim();
+      rememberSecret(key);
       continue;
     }
     warnings.push(
@@ -85,8 +87,8 @@ export function parseCredentials(text: string, file: string): Credentials {
 }
 
 function describeJson(value: unknown): string {
-  // Strings could be keys: name the kind only.
-  return typeof value === "string" ? "a string" : describeValue(value);
+  // Any scalar could be a key: name the kind only.
+  return describeKind(value);
 }
 
 function describeEntry(entry: unknown): string {

@@ -1,6 +1,7 @@
 /**
  * Short descriptions of found values for error messages:
- * `must be a string (found 42)`.
+ * `must be a string (found 42)`; {@link describeKind} for fields that may
+ * hold a key, whose value is never shown.
  *
  * @module
  */
@@ -31,8 +32,36 @@ export function describeValue(value: unknown): string {
     case "boolean":
     case "bigint":
       return String(value);
+    default:
+      return describeKind(value);
+  }
+}
+
+/**
+ * Names only the kind of a value, never the value: `a string`, `a number`,
+ * `a list`, `binary data` (a YAML `!!binary` value), `a date`, `a mapping`.
+ *
+ * @example
+ * ```ts
+ * import { describeKind } from "./describe_value.ts";
+ * describeKind("sk-live-1234"); // "a string"
+ * ```
+ */
+export function describeKind(value: unknown): string {
+  if (value === null || value === undefined) return "nothing";
+  if (Array.isArray(value)) return value.length === 0 ? "an empty list" : "a list";
+  if (value instanceof Uint8Array) return "binary data";
+  if (value instanceof Date) return "a date";
+  switch (typeof value) {
+    case "string":
+      return "a string";
+    case "number":
+    case "bigint":
+      return "a number";
+    case "boolean":
+      return "a boolean";
     case "object":
-      return value instanceof Date ? "a date" : "a mapping";
+      return "a mapping";
     default:
       return `a ${typeof value}`;
   }

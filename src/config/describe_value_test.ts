@@ -1,5 +1,5 @@
 import { strictEqual } from "node:assert/strict";
-import { describeValue } from "./describe_value.ts";
+import { describeKind, describeValue } from "./describe_value.ts";
 
 Deno.test("describeValue() shows scalars as written and collections by kind", () => {
   strictEqual(describeValue(42), "42");
@@ -13,4 +13,17 @@ Deno.test("describeValue() shows scalars as written and collections by kind", ()
 
 Deno.test("describeValue() shortens long strings", () => {
   strictEqual(describeValue("x".repeat(100)), JSON.stringify(`${"x".repeat(40)}…`));
+});
+
+Deno.test("describeValue() calls a YAML !!binary value binary data, not a mapping", () => {
+  strictEqual(describeValue(new Uint8Array([1, 2])), "binary data");
+  strictEqual(describeValue(new Date(0)), "a date");
+});
+
+Deno.test("describeKind() names the kind and never the value", () => {
+  strictEqual(describeKind("sk-live-0123456789"), "a string");
+  strictEqual(describeKind(1234567890123), "a number");
+  strictEqual(describeKind(false), "a boolean");
+  strictEqual(describeKind(["sk"]), "a list");
+  strictEqual(describeKind({ key: "sk" }), "a mapping");
 });

@@ -6,7 +6,7 @@
  */
 
 import type { ErrorObject } from "ajv";
-import { describeValue } from "./describe_value.ts";
+import { describeKind, describeValue } from "./describe_value.ts";
 import { type FieldPath, isRecord, parseJsonPointer } from "./field_path.ts";
 
 /** One problem in a document, at a key path. */
@@ -42,9 +42,17 @@ export function issuesFromAjv(errors: readonly ErrorObject[], data: unknown): Sc
   return issues;
 }
 
+/** Fields whose value may be a key: a problem names the kind of value found, never the value. */
+function holdsSecret(path: FieldPath): boolean {
+  const field = path[2];
+  return path[0] === "providers" &&
+    (field === "api_key" || field === "api_key_env" || field === "headers");
+}
+
 function toIssue(error: ErrorObject, path: FieldPath): SchemaIssue {
   const params: Record<string, unknown> = error.params;
-  const found = `(found ${describeValue(error.data)})`;
+  const shown = holdsSecret(path) ? describeKind(error.data) : describeValue(error.data);
+  const found = `(found ${shown})`;
   switch (error.keyword) {
     case "additionalProperties": {
       const key = String(params["additionalProperty"]);

@@ -21,6 +21,7 @@ import { streamAnthropic } from "./anthropic.ts";
 import { streamChatCompletions } from "./openai_chat.ts";
 import { streamResponses } from "./openai_responses.ts";
 import type { ProtocolAttempt, ProtocolOptions } from "./protocol.ts";
+import { isCredentialHeader, rememberSecret } from "../secrets.ts";
 import { retryingStream, type RetryPolicy, type Sleep } from "./retry.ts";
 
 /** The wire protocols a provider may speak (config.yaml `protocol`). */
@@ -79,6 +80,10 @@ function attemptFor(protocol: WireProtocol): ProtocolAttempt {
  */
 export function createModelClient(options: ModelClientOptions): ModelClient {
   const attempt = attemptFor(options.protocol);
+  rememberSecret(options.apiKey);
+  for (const [name, value] of Object.entries(options.headers)) {
+    if (isCredentialHeader(name)) rememberSecret(value);
+  }
   return {
     ref: options.ref,
     stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelEvent> {

@@ -3,7 +3,8 @@
  * chunks in a stream and network failures become a {@link ProviderError}
  * whose `kind` says what happened and whose `retryable` follows from the kind.
  *
- * Messages carry the provider's own words, never a key:
+ * Messages carry the provider's own words, never a key (every remembered
+ * secret is masked, `secrets.ts`):
  * `Incorrect API key provided (status 401)`, `status 503 Service Unavailable`,
  * `cannot reach http://127.0.0.1:11434: tcp connect error: Connection refused`.
  *
@@ -18,6 +19,7 @@ import {
   type ProviderErrorKind,
 } from "./error_kind.ts";
 import { isRecord, numberAt, recordAt, stringAt } from "./wire_json.ts";
+import { redactSecrets } from "../secrets.ts";
 
 export { isRetryableKind, type ProviderErrorKind } from "./error_kind.ts";
 
@@ -43,7 +45,11 @@ export class ProviderError extends Error {
 
   /** Creates an error of the given kind. */
   constructor(kind: ProviderErrorKind, message: string, options: ProviderErrorOptions = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    // Providers echo keys (a 401 body, an error event): none is kept in the message.
+    super(
+      redactSecrets(message),
+      options.cause === undefined ? undefined : { cause: options.cause },
+    );
     this.name = "ProviderError";
     this.kind = kind;
     this.retryable = isRetryableKind(kind);

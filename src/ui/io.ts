@@ -6,6 +6,8 @@
  * @module
  */
 
+import { redactSecrets, secretStartAtEnd } from "../secrets.ts";
+
 /** A place text is written to. */
 export interface TextSink {
   write(text: string): void;
@@ -57,4 +59,47 @@ export function denoSink(
 /** Whether a write failed because the terminal was closed (Deno reports EIO as a plain `Error`). */
 function isTerminalGone(error: unknown): boolean {
   return error instanceof Error && "code" in error && error.code === "EIO";
+}
+
+/** A sink that redacts known secrets; `flush` writes what it held back (see {@link redactingSink}). */
+export interface RedactingSink extends TextSink {
+  flush(): void;
+}
+
+/** How long a held-back end waits for the rest of a possible key before it is written. */
+const HOLD_BACK_MS = 100;
+
+/**
+ * Wraps a sink so that every remembered secret is replaced by its mask
+ * (`secrets.ts`). The end of a write that could be the start of a key is held
+ * back until the next write (or {@link HOLD_BACK_MS}, or `flush`), so a key
+ * split across two writes is hidden too.
+ */
+export function redactingSink(sink: TextSink): RedactingSink {
+  let pending = "";
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const flush = () => {
+    clearTimeout(timer);
+    timer = undefined;
+    const text = pending;
+    pending = "";
+    sink.write(text);
+  };
+  return {
+    isTerminal: sink.isTerminal,
+    write(text) {
+      if (text === "") return;
+      const redacted = redactSecrets(pending + text);
+      const held = secretStartAtEnd(redacted);
+      pending = redacted.slice(redacted.length - held);
+      sink.write(redacted.slice(0, redacted.length - held));
+      clearTimeout(timer);
+      timer = undefined;
+      if (pending !== "") {
+        timer = setTimeout(flush, HOLD_BACK_MS);
+        Deno.unrefTimer(timer);
+      }
+    },
+    flush,
+  };
 }
