@@ -123,13 +123,22 @@ export function formatGuestError(error: GuestError): string {
   return `${prefix}${error.message}${where}`;
 }
 
+/** How messages name a JavaScript type: `a string`, `an object`, `undefined`, `null`. */
+export function withArticle(type: string): string {
+  if (type === "undefined" || type === "null") return type;
+  return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
+}
+
 /** How error messages name a returned value: `a number`, `an array`, `null`, `a function`. */
 export function describeGuestValue(value: GuestValue): string {
   switch (value.kind) {
     case "undefined":
       return "undefined";
     case "opaque":
-      return `a ${value.type}`;
+      // An object is opaque only when JSON.stringify failed on it (a cycle, a throwing toJSON, a BigInt).
+      return value.type === "object"
+        ? "an object that cannot be encoded as JSON"
+        : withArticle(value.type);
     case "json": {
       const v = value.value;
       if (v === null) return "null";

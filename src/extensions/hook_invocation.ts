@@ -15,7 +15,7 @@
  */
 
 import type { HookPoint } from "../engine/hooks.ts";
-import { formatGuestError, type GuestResult } from "./guest_result.ts";
+import { describeGuestValue, formatGuestError, type GuestResult } from "./guest_result.ts";
 import type { ExtensionHost } from "./host.ts";
 import type { LoadedHook } from "./load_module.ts";
 import type { ExtensionRunContext } from "./run_context.ts";
@@ -82,8 +82,9 @@ function returnedObject(
       if (value.kind === "json" && typeof value.value === "object" && !Array.isArray(value.value)) {
         return { value: { ...value.value } };
       }
-      const found = value.kind === "opaque" ? `a ${value.type}` : kindOf(value.value);
-      return { problem: `must return an object or nothing (returned ${found})` };
+      return {
+        problem: `must return an object or nothing (returned ${describeGuestValue(value)})`,
+      };
     }
     default: {
       const never: never = result;

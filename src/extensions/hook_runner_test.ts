@@ -4,7 +4,7 @@ import { AFTER_RUN_GRACE_MS, createHookRunner, DEFAULT_REFUSAL } from "./hook_ru
 import { invokeHook } from "./hook_invocation.ts";
 import { ExtensionHost } from "./host.ts";
 import type { LoadedHook } from "./load_module.ts";
-import { makeContext, makeSandbox } from "./test_support.ts";
+import { makeContext, makeSandbox } from "../_testing/extension_fixtures.ts";
 
 const sandbox = await makeSandbox();
 const signal = new AbortController().signal;

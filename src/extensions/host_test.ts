@@ -1,6 +1,12 @@
 import assert from "node:assert/strict";
 import { ExtensionHost } from "./host.ts";
-import { makeContext, makeSandbox, returned, runTool, thrown } from "./test_support.ts";
+import {
+  makeContext,
+  makeSandbox,
+  returned,
+  runTool,
+  thrown,
+} from "../_testing/extension_fixtures.ts";
 
 const sandbox = await makeSandbox();
 const context = makeContext(sandbox);

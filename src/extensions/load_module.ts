@@ -15,7 +15,7 @@
 
 import { HOOK_POINTS, type HookPoint } from "../engine/hooks.ts";
 import type { ExtensionSource } from "./discovery.ts";
-import { formatGuestError, type GuestResult } from "./guest_result.ts";
+import { formatGuestError, type GuestResult, withArticle } from "./guest_result.ts";
 import { type ExtensionHost, LOAD_TIMEOUT_MS } from "./host.ts";
 
 /** A user tool whose exports were checked. */
@@ -72,14 +72,6 @@ function parseReport(value: unknown): ExportReport | null {
   return { type, keys: map };
 }
 
-function article(type: string): string {
-  return type === "undefined" || type === "null"
-    ? type
-    : /^[aeiou]/.test(type)
-    ? `an ${type}`
-    : `a ${type}`;
-}
-
 function reportOf(result: GuestResult): ExportReport | string {
   switch (result.kind) {
     case "threw":
@@ -92,7 +84,7 @@ function reportOf(result: GuestResult): ExportReport | string {
       const report = result.value.kind === "json" ? parseReport(result.value.value) : null;
       if (report === null) return "it could not be loaded: unreadable exports";
       if (report.type !== "object" && report.type !== "function") {
-        return `module.exports must be an object (found ${article(report.type)})`;
+        return `module.exports must be an object (found ${withArticle(report.type)})`;
       }
       return report;
     }
@@ -120,7 +112,9 @@ function checkTool(
   if (description === undefined || description.type === "undefined") {
     problems.push(`missing "description" (a non-blank string)`);
   } else if (typeof descriptionText !== "string") {
-    problems.push(`"description" must be a non-blank string (found ${article(description.type)})`);
+    problems.push(
+      `"description" must be a non-blank string (found ${withArticle(description.type)})`,
+    );
   } else if (descriptionText.trim() === "") {
     problems.push(`"description" is blank`);
   }
@@ -129,7 +123,9 @@ function checkTool(
   if (parameters === undefined || parameters.type === "undefined") {
     problems.push(`missing "parameters" (a JSON Schema object)`);
   } else if (parameters.type !== "object" || typeof schema !== "object" || schema === null) {
-    problems.push(`"parameters" must be a JSON Schema object (found ${article(parameters.type)})`);
+    problems.push(
+      `"parameters" must be a JSON Schema object (found ${withArticle(parameters.type)})`,
+    );
   } else if (Reflect.get(schema, "type") !== "object") {
     problems.push(`"parameters" must be an object schema ("type": "object")`);
   }
@@ -137,7 +133,7 @@ function checkTool(
   if (execute === undefined || execute.type === "undefined") {
     problems.push(`missing "execute" (a function)`);
   } else if (execute.type !== "function") {
-    problems.push(`"execute" must be a function (found ${article(execute.type)})`);
+    problems.push(`"execute" must be a function (found ${withArticle(execute.type)})`);
   }
   if (problems.length > 0 || typeof descriptionText !== "string") return { problems };
   const record: Record<string, unknown> = {};
@@ -156,7 +152,7 @@ function checkHook(
     const info = report.keys.get(point);
     if (info === undefined || info.type === "undefined") continue;
     if (info.type === "function") points.push(point);
-    else problems.push(`"${point}" must be a function (found ${article(info.type)})`);
+    else problems.push(`"${point}" must be a function (found ${withArticle(info.type)})`);
   }
   for (const key of report.keys.keys()) {
     if (!known.includes(key)) {

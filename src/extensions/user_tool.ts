@@ -15,15 +15,30 @@ import type { ExtensionRunContext } from "./run_context.ts";
 
 const EXPECTED_RETURN = "return a string or { text: string, isError?: boolean }";
 
+/** Why a stopped tool stopped, as the model reads it. */
+function stoppedText(result: Extract<GuestResult, { kind: "stopped" }>): string {
+  switch (result.reason) {
+    case "interrupted":
+      return "the tool was interrupted";
+    case "timeout":
+    case "memory":
+      return `the tool ${result.message}`;
+    case "crashed":
+      return `the tool stopped: ${result.message}`;
+    default: {
+      const never: never = result.reason;
+      throw new Error(`unexpected stop ${String(never)}`);
+    }
+  }
+}
+
 /** Maps what `execute` produced to the result the model reads. */
 export function toToolResult(result: GuestResult): ToolResult {
   switch (result.kind) {
     case "threw":
       return errorResult(formatGuestError(result.error));
     case "stopped":
-      return errorResult(
-        result.reason === "interrupted" ? "the tool was interrupted" : `the tool ${result.message}`,
-      );
+      return errorResult(stoppedText(result));
     case "value": {
       const { value } = result;
       if (value.kind === "json") {

@@ -8,6 +8,12 @@
 
 import { UNDEFINED_ARGUMENT } from "../worker/guest_prelude.ts";
 
+/**
+ * The longest wait a `ctx` call accepts, in milliseconds: timers hold a
+ * signed 32-bit delay, and a longer one would fire at once (about 24.8 days).
+ */
+export const MAX_WAIT_MS = 2 ** 31 - 1;
+
 /** An error the guest receives as a catchable JS error of class `guestName`. */
 export class BridgeError extends Error {
   /** The guest-side class: `Error`, `TypeError` or `RangeError`. */
@@ -52,12 +58,29 @@ export function typeError(
   );
 }
 
+/**
+ * Checks a wait in milliseconds (`ctx.sleep`, `timeout_ms`): a finite number
+ * from 0 to {@link MAX_WAIT_MS}; a longer one is a `RangeError` naming the limit.
+ */
+export function readWaitMs(fn: string, field: string, value: unknown): number {
+  if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {
+    throw typeError(fn, field, "a non-negative number", value);
+  }
+  if (value > MAX_WAIT_MS) {
+    throw new BridgeError(
+      `${fn}: ${field} must be at most ${MAX_WAIT_MS} ms, about 24.8 days (found ${value})`,
+      "RangeError",
+    );
+  }
+  return value;
+}
+
 /** Typed reads of one options object; every failure names the function and the field. */
 export interface OptionReader {
   string(key: string): string | undefined;
   boolean(key: string, fallback: boolean): boolean;
-  /** A finite number ≥ 0 (milliseconds, seconds). */
-  number(key: string): number | undefined;
+  /** A wait in milliseconds, checked by {@link readWaitMs}. */
+  waitMs(key: string): number | undefined;
   /** An object whose values are all strings (headers, environment variables). */
   stringMap(key: string): Record<string, string> | undefined;
 }
@@ -96,13 +119,9 @@ function readOptions(fn: string, value: unknown): OptionReader {
       if (typeof item !== "boolean") throw typeError(fn, key, "a boolean", item);
       return item;
     },
-    number(key) {
+    waitMs(key) {
       const item = present(key);
-      if (item === undefined) return undefined;
-      if (typeof item !== "number" || !Number.isFinite(item) || item < 0) {
-        throw typeError(fn, key, "a non-negative number", item);
-      }
-      return item;
+      return item === undefined ? undefined : readWaitMs(fn, key, item);
     },
     stringMap(key) {
       const item = present(key);

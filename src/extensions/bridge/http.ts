@@ -80,7 +80,7 @@ async function fetchForGuest(args: readonly unknown[], signal: AbortSignal) {
   const method = (options.string("method") ?? "GET").toUpperCase();
   const headers = new Headers(options.stringMap("headers") ?? {});
   const body = options.string("body");
-  const timeoutMs = options.number("timeout_ms");
+  const timeoutMs = options.waitMs("timeout_ms");
   if (!headers.has("user-agent")) headers.set("user-agent", `rienda/${VERSION}`);
   const timeout = timeoutMs === undefined ? null : AbortSignal.timeout(timeoutMs);
   try {

@@ -6,6 +6,9 @@
  *   (`[A-Za-z0-9_-][A-Za-z0-9._-]*`), else `~` plus the SHA-256 of the name.
  * - A file holds `{"name", "expiresAt", "value"}`; writes go to a temporary
  *   file renamed into place, so a reader never sees half an entry.
+ * - Entries are private, like sessions and credentials: files are 0600 in a
+ *   0700 directory (a directory left wider by an older version is narrowed on
+ *   the next write).
  *
  * @module
  */
@@ -19,6 +22,12 @@ interface Entry {
   readonly expiresAt: number | null;
   readonly value: string;
 }
+
+/** The mode of an entry file. */
+export const ENTRY_FILE_MODE = 0o600;
+
+/** The mode of an entries directory. */
+export const ENTRY_DIR_MODE = 0o700;
 
 const PLAIN_NAME_REGEXP = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,99}$/;
 
@@ -42,6 +51,11 @@ function parseEntry(text: string): Entry | null {
     ? value.expiresAt
     : null;
   return { name: value.name, expiresAt, value: value.value };
+}
+
+/** The umask may only narrow a mode; chmod makes it exact (no modes on Windows). */
+async function restrictMode(path: string, mode: number): Promise<void> {
+  if (Deno.build.os !== "windows") await Deno.chmod(path, mode);
 }
 
 /** Entries of one directory; the directory is created on the first write. */
@@ -83,12 +97,20 @@ export function openKeyValueDir(dir: string, now: () => number = Date.now): KeyV
       return entry.value;
     },
     async set(name, value, ttlSeconds) {
-      await Deno.mkdir(dir, { recursive: true });
+      await Deno.mkdir(dir, { recursive: true, mode: ENTRY_DIR_MODE });
+      await restrictMode(dir, ENTRY_DIR_MODE);
       const path = join(dir, await fileName(name));
       const expiresAt = ttlSeconds === null ? null : now() + ttlSeconds * 1000;
       const temporary = `${path}.${crypto.randomUUID()}.tmp`;
-      await Deno.writeTextFile(temporary, JSON.stringify({ name, expiresAt, value }));
-      await Deno.rename(temporary, path);
+      const text = JSON.stringify({ name, expiresAt, value });
+      try {
+        await Deno.writeTextFile(temporary, text, { mode: ENTRY_FILE_MODE, createNew: true });
+        await restrictMode(temporary, ENTRY_FILE_MODE);
+        await Deno.rename(temporary, path);
+      } catch (error) {
+        await Deno.remove(temporary).catch(() => {});
+        throw error;
+      }
     },
     async delete(name) {
       const { path, entry } = await read(name);

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { makeSandbox } from "../test_support.ts";
+import { makeSandbox } from "../../_testing/extension_fixtures.ts";
 import { openKeyValueDir } from "./key_value_dir.ts";
 
 const { home } = await makeSandbox();

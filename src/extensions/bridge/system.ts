@@ -29,7 +29,7 @@ async function exec(args: readonly unknown[], workdir: string, invocation: Invoc
   const options = reader.options(1);
   const cwdOption = options.string("cwd");
   const env = options.stringMap("env");
-  const timeoutMs = options.number("timeout_ms");
+  const timeoutMs = options.waitMs("timeout_ms");
   const cwd = resolveInWorkdir(workdir, cwdOption ?? ".");
   if (!(await isDirectory(cwd))) {
     throw new BridgeError(`${fn}: cwd is not a directory: ${cwdOption ?? workdir}`);

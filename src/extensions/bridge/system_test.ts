@@ -1,7 +1,13 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { ExtensionHost } from "../host.ts";
-import { makeContext, makeSandbox, returned, runTool, thrown } from "../test_support.ts";
+import {
+  makeContext,
+  makeSandbox,
+  returned,
+  runTool,
+  thrown,
+} from "../../_testing/extension_fixtures.ts";
 import { which } from "./system.ts";
 
 const sandbox = await makeSandbox();

@@ -8,7 +8,7 @@
  */
 
 import type { ExtensionRunContext } from "../run_context.ts";
-import { readArguments, typeError } from "./arguments.ts";
+import { readArguments, readWaitMs, typeError } from "./arguments.ts";
 import type { BridgeFunction } from "./bridge_function.ts";
 
 /** Resolves after `ms` milliseconds, or at once when `signal` aborts. */
@@ -47,11 +47,7 @@ async function confirm(
 export function uiFunctions(context: ExtensionRunContext): Record<string, BridgeFunction> {
   return {
     "sleep": async (args, { signal }) => {
-      const ms = args[0];
-      if (typeof ms !== "number" || !Number.isFinite(ms) || ms < 0) {
-        throw typeError("ctx.sleep", "ms", "a non-negative number", ms);
-      }
-      await sleep(ms, signal);
+      await sleep(readWaitMs("ctx.sleep", "ms", args[0]), signal);
     },
     "confirm": (args, { signal }) => confirm(args, context, signal),
   };

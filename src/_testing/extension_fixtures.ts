@@ -7,9 +7,13 @@
  */
 
 import { join } from "node:path";
-import type { GuestResult } from "./guest_result.ts";
-import type { ExtensionHost } from "./host.ts";
-import type { ConfirmQuestion, ExtensionRunContext, UserNotice } from "./run_context.ts";
+import type { GuestResult } from "../extensions/guest_result.ts";
+import type { ExtensionHost } from "../extensions/host.ts";
+import type {
+  ConfirmQuestion,
+  ExtensionRunContext,
+  UserNotice,
+} from "../extensions/run_context.ts";
 
 /** A run context plus what its callbacks received. */
 export interface RecordingContext extends ExtensionRunContext {

@@ -1,0 +1,121 @@
+import assert from "node:assert/strict";
+import { createTestEnv } from "./harness/env.ts";
+
+/** A tool whose `execute(ctx, args)` runs `body`; `attempt(f)` returns f's value or `"<name>: <message>"`. */
+function tool(body: string): string {
+  return `function attempt(f) {
+  try { return f(); } catch (e) { return e.name + ": " + e.message; }
+}
+module.exports = {
+  description: "Probes a limit.",
+  parameters: { type: "object" },
+  execute: function (ctx, args) {
+${body}
+  },
+};
+`;
+}
+
+Deno.test(
+  "ctx.store and ctx.cache entries are 0600 files in 0700 folders; a wider folder is narrowed",
+  { ignore: Deno.build.os === "windows" },
+  async () => {
+    await using env = await createTestEnv();
+    // An older rienda left the cache folder and an entry readable by everyone.
+    await Deno.mkdir(`${env.home}/cache`, { mode: 0o755 });
+    await Deno.chmod(`${env.home}/cache`, 0o755);
+    await Deno.writeTextFile(`${env.home}/cache/old`, "{}", { mode: 0o644 });
+    await env.writeTool(
+      "keep",
+      tool(
+        `ctx.store.set("token", "secret"); ctx.cache.set("odd name/..", "x", 60); return "kept";`,
+      ),
+    );
+    const result = await env.run(["tools", "test", "keep", "--args", "{}"]);
+    assert.equal(result.code, 0, result.stderr);
+    for (const dir of ["store", "cache"]) {
+      assert.equal((await Deno.stat(`${env.home}/${dir}`)).mode! & 0o777, 0o700, dir);
+      for await (const entry of Deno.readDir(`${env.home}/${dir}`)) {
+        if (entry.name === "old") continue;
+        const mode = (await Deno.stat(`${env.home}/${dir}/${entry.name}`)).mode! & 0o777;
+        assert.equal(mode, 0o600, `${dir}/${entry.name}`);
+      }
+    }
+  },
+);
+
+Deno.test(
+  "ctx.file.read counts what it reads: an endless device stops at 32 MiB with a catchable RangeError",
+  { ignore: Deno.build.os !== "linux" },
+  async () => {
+    await using env = await createTestEnv();
+    await env.writeTool(
+      "zero",
+      tool(`var failure = attempt(function () { return ctx.file.read("/dev/zero").length; });
+    ctx.file.write("small.txt", "still fine");
+    return JSON.stringify([failure, ctx.file.read("small.txt")]);`),
+    );
+    const result = await env.run(["tools", "test", "zero", "--args", "{}"]);
+    assert.equal(result.code, 0, result.stderr);
+    assert.deepEqual(JSON.parse(result.stdout), [
+      "RangeError: ctx.file.read: file too large: /dev/zero (more than 33554432 bytes, the most it reads)",
+      "still fine",
+    ]);
+  },
+);
+
+Deno.test("waits above 2^31−1 ms are a catchable RangeError naming the limit, never a runtime warning", async () => {
+  await using env = await createTestEnv();
+  await env.writeTool(
+    "waits",
+    tool(`return JSON.stringify([
+      attempt(function () { return ctx.sleep(Math.pow(2, 31)); }),
+      attempt(function () { return ctx.system.exec("sleep 1", { timeout_ms: 3e9 }); }),
+      attempt(function () { return ctx.http.fetch("http://127.0.0.1:1/", { timeout_ms: 3e9 }); }),
+    ]);`),
+  );
+  const result = await env.run(["tools", "test", "waits", "--args", "{}"]);
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(result.stderr, "", "no TimeoutOverflowWarning or other runtime warning");
+  const limit = "must be at most 2147483647 ms, about 24.8 days";
+  assert.deepEqual(JSON.parse(result.stdout), [
+    `RangeError: ctx.sleep: ms ${limit} (found 2147483648)`,
+    `RangeError: ctx.system.exec: timeout_ms ${limit} (found 3000000000)`,
+    `RangeError: ctx.http.fetch: timeout_ms ${limit} (found 3000000000)`,
+  ]);
+
+  const shell = await env.run([
+    "tools",
+    "test",
+    "shell",
+    "--args",
+    JSON.stringify({ command: "sleep 1; echo finished", timeout_ms: 3e9 }),
+  ]);
+  assert.equal(shell.code, 1);
+  assert.equal(
+    shell.stdout,
+    'the tool was not executed: "timeout_ms" must be <= 1800000 (found 3000000000)\n',
+  );
+  assert.equal(shell.stderr, "");
+});
+
+Deno.test("a returned value JSON cannot encode is named with the right article", async () => {
+  await using env = await createTestEnv();
+  await env.writeTool("cycle", tool(`var o = { text: "x" }; o.self = o; return o;`));
+  const result = await env.run(["tools", "test", "cycle", "--args", "{}"]);
+  assert.equal(result.code, 1);
+  assert.equal(
+    result.stdout,
+    "execute returned an object that cannot be encoded as JSON: return a string or { text: string, isError?: boolean }\n",
+  );
+  await env.writeHook(
+    "cycle",
+    `module.exports = { beforeRun: function () { var o = {}; o.self = o; return o; } };`,
+  );
+  const hook = await env.run(["hooks", "test", "cycle", "beforeRun", "--payload", "{}"]);
+  assert.equal(hook.code, 0, hook.stderr);
+  assert.match(
+    hook.stderr,
+    /beforeRun: must return an object or nothing \(returned an object that cannot be encoded as JSON\)/,
+  );
+});
