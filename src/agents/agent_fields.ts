@@ -10,6 +10,7 @@ import { type FieldPath, formatFieldPath, isRecord } from "../config/field_path.
 import { modelRefProblem } from "../config/model_ref.ts";
 import type { AgentProblem } from "./agent_file_error.ts";
 import { isValidName, NAME_RULE } from "../names.ts";
+import { normalizeToolEntry, parseToolReference } from "./tool_reference.ts";
 
 /** The frontmatter keys an agent file may use. */
 export const AGENT_FIELDS = ["description", "model", "tools", "hooks", "config"] as const;
@@ -70,7 +71,11 @@ export function readModel(value: unknown, context: FieldContext): string | undef
   return value;
 }
 
-/** The tool or hook names of `field`, first occurrence kept; reports anything but a list of names. */
+/**
+ * The tool or hook names of `field`, first occurrence kept; reports anything
+ * but a list of names. `tools:` entries may be MCP references, kept in their
+ * canonical `mcp:server[/tool]` form (`tool_reference.ts`).
+ */
 export function readNames(
   field: "tools" | "hooks",
   value: unknown,
@@ -91,14 +96,21 @@ export function readNames(
   value.forEach((item: unknown, index) => {
     if (typeof item !== "string") {
       report(context, [field, index], `must be a ${kind} name (found ${describeValue(item)})`);
-    } else if (!isValidName(item)) {
+      return;
+    }
+    // tools: also takes MCP references (mcp:github, mcp:github/create_issue, mcp__github__x).
+    const entry = field === "tools" ? normalizeToolEntry(item) : item;
+    const parsed = field === "tools" ? parseToolReference(entry) : undefined;
+    if (parsed !== undefined && "problem" in parsed) {
+      report(context, [field, index], parsed.problem);
+    } else if (parsed === undefined && !isValidName(entry)) {
       report(
         context,
         [field, index],
-        `invalid ${kind} name ${JSON.stringify(item)} (expected ${NAME_RULE})`,
+        `invalid ${kind} name ${JSON.stringify(entry)} (expected ${NAME_RULE})`,
       );
-    } else if (!names.includes(item)) {
-      names.push(item);
+    } else if (!names.includes(entry)) {
+      names.push(entry);
     }
   });
   return names;

@@ -27,9 +27,9 @@ import {
   sessionModelError,
   type SessionTarget,
 } from "./continue_session.ts";
-import { loadRunExtensions } from "./extensions.ts";
 import { resolveModel, ThinkingLevelError } from "./resolve_model.ts";
 import { bindRunSession } from "./run_session.ts";
+import { loadRunTools } from "./run_tools.ts";
 
 /** What the user asked for. */
 export interface RunRequest {
@@ -96,7 +96,9 @@ export async function prepareRun(request: RunRequest): Promise<RunPlan> {
   );
   const model = createModelClient(resolved);
   const sessionId = continued?.id ?? newSessionId();
-  const extensions = await loadRunExtensions({
+  const extensions = await loadRunTools({
+    mcpServers: config.mcpServers,
+    env: request.env,
     paths,
     agent,
     config: config.raw,

@@ -25,12 +25,14 @@ import { validate } from "./config_validator.js";
 import { describeValue } from "./describe_value.ts";
 import { isCredentialHeader, rememberSecret } from "../secrets.ts";
 import { formatFieldPath, isRecord } from "./field_path.ts";
+import { checkMcpServers, type McpServerSettings, toMcpServers } from "./mcp_servers.ts";
 import { issuesFromAjv, type SchemaIssue } from "./schema_issues.ts";
 import { parseYaml, type YamlSource } from "./yaml_source.ts";
 import { errorMessage } from "../unknown.ts";
 
 export { ConfigError } from "./config_error.ts";
 export { PROVIDER_PROTOCOLS, type ProviderProtocol } from "./config_schema.ts";
+export type { McpServerSettings } from "./mcp_servers.ts";
 
 /** A model entry of a provider (`providers.<name>.models.<alias>`). */
 export interface ModelConfig {
@@ -75,6 +77,8 @@ export interface Config {
   readonly compaction: CompactionConfig;
   /** The `config:` block: free settings for extensions, keyed by tool or hook name. */
   readonly extensions: Readonly<Record<string, unknown>>;
+  /** `mcp_servers:` by server name (docs/mcp.md). */
+  readonly mcpServers: Readonly<Record<string, McpServerSettings>>;
   /** The whole parsed document, for `ctx.config`. */
   readonly raw: Readonly<Record<string, unknown>>;
 }
@@ -97,6 +101,7 @@ export function emptyConfig(file: string | null): Config {
       keepRecentTokens: DEFAULT_KEEP_RECENT_TOKENS,
     },
     extensions: {},
+    mcpServers: {},
     raw: {},
   };
 }
@@ -154,7 +159,7 @@ export function parseConfig(text: string, path: string): Config {
   if (!validate(document)) {
     throw issuesError(path, issuesFromAjv(validate.errors ?? [], document), source);
   }
-  const problems = checkConfig(document);
+  const problems = [...checkConfig(document), ...checkMcpServers(document)];
   if (problems.length > 0) throw issuesError(path, problems, source);
   return toConfig(path, document, document);
 }
@@ -207,6 +212,7 @@ function toConfig(file: string, raw: RawConfig, document: Record<string, unknown
       keepRecentTokens: raw.compaction?.keep_recent_tokens ?? defaults.keepRecentTokens,
     },
     extensions: { ...raw.config },
+    mcpServers: toMcpServers(raw),
     raw: document,
   };
 }

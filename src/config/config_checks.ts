@@ -10,9 +10,10 @@ import type { RawConfig, RawProviderConfig } from "./config_schema.ts";
 import { isModelRef, modelRefProblem, PROVIDER_NAME_REGEXP } from "./model_ref.ts";
 import type { SchemaIssue } from "./schema_issues.ts";
 
-const ENV_NAME_REGEXP = /^[A-Za-z_][A-Za-z0-9_]*$/;
-// RFC 9110 token characters.
-const HEADER_NAME_REGEXP = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/;
+/** A name an environment variable may have. */
+export const ENV_NAME_REGEXP = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** An HTTP header name: RFC 9110 token characters. */
+export const HEADER_NAME_REGEXP = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/;
 
 /** Problems of a document that already matches the schema; none when it is valid. */
 export function checkConfig(raw: RawConfig): SchemaIssue[] {
@@ -105,7 +106,8 @@ function checkEndpoint(name: string, provider: RawProviderConfig): SchemaIssue[]
   return [];
 }
 
-function isHttpUrl(text: string): boolean {
+/** Whether `text` is an absolute http or https URL. */
+export function isHttpUrl(text: string): boolean {
   try {
     const url = new URL(text);
     return url.protocol === "http:" || url.protocol === "https:";

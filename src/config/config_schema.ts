@@ -50,6 +50,22 @@ export interface RawConfig {
     readonly "keep_recent_tokens"?: number;
   } | null;
   readonly config?: Readonly<Record<string, unknown>> | null;
+  readonly "mcp_servers"?: Readonly<Record<string, RawMcpServerConfig | null>> | null;
+}
+
+/** A `mcp_servers.<name>` entry as written (docs/mcp.md): stdio (`command`) or remote (`url`). */
+export interface RawMcpServerConfig {
+  readonly command?: string;
+  readonly args?: readonly string[];
+  readonly env?: Readonly<Record<string, string>> | null;
+  readonly "env_vars"?: readonly string[];
+  readonly cwd?: string;
+  readonly url?: string;
+  readonly headers?: Readonly<Record<string, string>> | null;
+  readonly "token_env"?: string;
+  readonly enabled?: boolean;
+  readonly "timeout_ms"?: number;
+  readonly tools?: { readonly allow?: readonly string[]; readonly deny?: readonly string[] } | null;
 }
 
 // `not: { const: "" }` rather than `minLength: 1`: ajv's minLength counts
@@ -87,6 +103,33 @@ const PROVIDER_SCHEMA = {
   },
 };
 
+/** The longest `timeout_ms` of an MCP server: one hour. */
+export const MAX_MCP_TIMEOUT_MS = 3_600_000;
+
+const NAME_LIST = { type: "array", items: NON_EMPTY_STRING };
+
+const MCP_SERVER_SCHEMA = {
+  type: ["object", "null"],
+  additionalProperties: false,
+  properties: {
+    command: NON_EMPTY_STRING,
+    args: { type: "array", items: { type: "string" } },
+    env: { type: ["object", "null"], additionalProperties: { type: "string" } },
+    env_vars: NAME_LIST,
+    cwd: NON_EMPTY_STRING,
+    url: NON_EMPTY_STRING,
+    headers: { type: ["object", "null"], additionalProperties: { type: "string" } },
+    token_env: NON_EMPTY_STRING,
+    enabled: { type: "boolean" },
+    timeout_ms: { type: "integer", minimum: 1, maximum: MAX_MCP_TIMEOUT_MS },
+    tools: {
+      type: ["object", "null"],
+      additionalProperties: false,
+      properties: { allow: NAME_LIST, deny: NAME_LIST },
+    },
+  },
+};
+
 /** The JSON Schema of the whole document. */
 export const CONFIG_SCHEMA = {
   type: "object",
@@ -104,5 +147,6 @@ export const CONFIG_SCHEMA = {
       },
     },
     config: { type: ["object", "null"] },
+    mcp_servers: { type: ["object", "null"], additionalProperties: MCP_SERVER_SCHEMA },
   },
 } as const;

@@ -107,8 +107,18 @@ async function waitAtMost(ms: number, until: Promise<unknown>): Promise<void> {
   }
 }
 
-/** SIGTERM, a grace period that ends early when the shell exits, then SIGKILL for stragglers. */
-async function terminateGroup(pgid: number, exited: Promise<unknown>): Promise<void> {
+/**
+ * Registers process group `pgid`, started elsewhere with `detached: true` (an
+ * MCP server), so {@link killAllProcessGroups} reaches it; returns the call
+ * that unregisters it.
+ */
+export function trackProcessGroup(pgid: number): () => void {
+  liveGroups.add(pgid);
+  return () => liveGroups.delete(pgid);
+}
+
+/** SIGTERM, a grace period that ends early when the leader exits, then SIGKILL for stragglers. */
+export async function terminateGroup(pgid: number, exited: Promise<unknown>): Promise<void> {
   signalGroup(pgid, "SIGTERM");
   await waitAtMost(KILL_GRACE_MS, exited);
   signalGroup(pgid, "SIGKILL");

@@ -1,0 +1,111 @@
+/**
+ * Every tool of a run: built-in and user tools and hooks (`extensions.ts`)
+ * and the tools of the MCP servers the agent names (docs/mcp.md).
+ *
+ * - An agent without `mcp:` entries is exactly `loadRunExtensions`: the MCP
+ *   SDK is never loaded.
+ * - Otherwise the servers it uses start in parallel with the extensions;
+ *   a server that fails is a diagnostic, its named tools error results.
+ * - Tools keep the declared order (`mcp:github` puts all of the server's tools
+ *   there); two different tools with one name are an error naming both.
+ *
+ * @module
+ */
+
+import type { McpServerSettings } from "../config/config.ts";
+import type { Tool } from "../tools/tool.ts";
+import { loadRunExtensions, type RunExtensions, type RunExtensionsRequest } from "./extensions.ts";
+import { type McpPlan, planMcpTools } from "./mcp_plan.ts";
+
+/** What {@link loadRunTools} needs on top of the extensions' request. */
+export interface RunToolsRequest extends RunExtensionsRequest {
+  /** `mcp_servers:` of config.yaml. */
+  readonly mcpServers: Readonly<Record<string, McpServerSettings>>;
+  /** rienda's environment (`env_vars`, `token_env` of servers). */
+  readonly env: (name: string) => string | undefined;
+}
+
+/**
+ * Resolves the agent's tools and hooks and starts its MCP servers.
+ *
+ * @throws {Error} naming the agent file for an unknown tool, hook or server, or a name collision
+ */
+export async function loadRunTools(request: RunToolsRequest): Promise<RunExtensions> {
+  const { agent } = request;
+  const plan = planMcpTools(agent.path, agent.tools, request.mcpServers);
+  const extensionsRequest = { ...request, agent: { ...agent, tools: plan.toolNames } };
+  if (plan.servers.length === 0) {
+    const extensions = await loadRunExtensions(extensionsRequest);
+    return { ...extensions, diagnostics: [...plan.diagnostics, ...extensions.diagnostics] };
+  }
+  // Loaded on demand: the SDK costs a few hundred milliseconds of start-up.
+  const mcp = await import("../mcp/mcp_tools.ts");
+  await using failure = new AsyncDisposableStack();
+  const [extensions, started] = await Promise.allSettled([
+    loadRunExtensions(extensionsRequest),
+    mcp.startMcpServers(plan.servers, {
+      workdir: request.workdir,
+      env: request.env,
+      signal: request.signal,
+      notice: request.notice,
+    }),
+  ]);
+  if (extensions.status === "fulfilled") failure.use(extensions.value);
+  if (started.status === "fulfilled") failure.use(started.value);
+  if (extensions.status === "rejected") throw extensions.reason;
+  if (started.status === "rejected") throw started.reason;
+  const servers = started.value;
+  const diagnostics = [...plan.diagnostics, ...servers.failures.values()];
+  const tools = assembleTools(agent.path, plan, extensions.value.tools, (server, tool) => {
+    const offered = mcp.mcpToolsFor(server, tool, servers);
+    diagnostics.push(...offered.diagnostics);
+    return offered.tools;
+  });
+  const owned = failure.move();
+  return {
+    tools,
+    hooks: extensions.value.hooks,
+    diagnostics: [...diagnostics, ...extensions.value.diagnostics],
+    [Symbol.asyncDispose]: () => owned.disposeAsync(),
+  };
+}
+
+/** One tool and what it is, to tell a repeated entry from a collision. */
+interface Offered {
+  readonly tool: Tool;
+  readonly origin: string;
+}
+
+/**
+ * The run's tools in declared order, each once.
+ *
+ * @throws {Error} when two different tools end up with one name
+ */
+function assembleTools(
+  agentPath: string,
+  plan: McpPlan,
+  extensionTools: readonly Tool[],
+  mcpTools: (server: McpServerSettings, tool: string | null) => readonly Offered[],
+): Tool[] {
+  const byName = new Map(extensionTools.map((tool) => [tool.name, tool]));
+  const chosen = new Map<string, Offered>();
+  for (const entry of plan.entries) {
+    const offered: readonly Offered[] = entry.kind === "tool"
+      ? [byName.get(entry.name)].flatMap((tool) =>
+        tool === undefined ? [] : [{ tool, origin: `tool "${entry.name}"` }]
+      )
+      : mcpTools(entry.server, entry.tool);
+    for (const candidate of offered) {
+      const name = candidate.tool.name;
+      const earlier = chosen.get(name);
+      if (earlier === undefined) chosen.set(name, candidate);
+      else if (earlier.origin !== candidate.origin) {
+        throw new Error(
+          `${agentPath}: tools: two tools are named "${name}": ${earlier.origin} and ` +
+            `${candidate.origin} (rename the server in config.yaml, or drop one from the agent)`,
+        );
+      }
+    }
+  }
+  return [...chosen.values()].map((offered) => offered.tool);
+}

@@ -1,0 +1,192 @@
+/**
+ * The `mcp_servers:` section of `config.yaml` (docs/mcp.md, "Configuration"):
+ * the checks a JSON Schema cannot word well, and the typed settings the MCP
+ * client starts servers from.
+ *
+ * - A server is stdio (`command`, with `args`, `env`, `env_vars`, `cwd`) or
+ *   remote (`url`, with `headers` and `token_env`); mixing the two is an error.
+ * - Server names follow the tool name rule and hold no `__`, which separates
+ *   the server from the tool in the names the model sees (`github__create_issue`).
+ *
+ * @module
+ */
+
+import { ENV_NAME_REGEXP, HEADER_NAME_REGEXP, isHttpUrl } from "./config_checks.ts";
+import type { RawConfig, RawMcpServerConfig } from "./config_schema.ts";
+import type { SchemaIssue } from "./schema_issues.ts";
+import { isValidName, NAME_RULE } from "../names.ts";
+
+/** The start-up and per-call timeout of a server that sets no `timeout_ms`. */
+export const DEFAULT_MCP_TIMEOUT_MS = 60_000;
+
+/** What every server has, whatever its transport. */
+interface McpServerCommon {
+  readonly name: string;
+  /** `enabled: false` keeps the entry but never starts the server. */
+  readonly enabled: boolean;
+  /** Start-up (connect and tool list) and each call. */
+  readonly timeoutMs: number;
+  /** `tools.allow`: only these tools; null when absent (all tools). */
+  readonly allow: readonly string[] | null;
+  /** `tools.deny`: never these tools. */
+  readonly deny: readonly string[];
+}
+
+/** A server started as a child process speaking MCP on stdin and stdout. */
+export interface McpStdioServerSettings extends McpServerCommon {
+  readonly kind: "stdio";
+  readonly command: string;
+  readonly args: readonly string[];
+  /** Variables set for the server. */
+  readonly env: Readonly<Record<string, string>>;
+  /** Variables passed through from rienda's environment. */
+  readonly envVars: readonly string[];
+  /** The working directory as written (relative to the workspace); the workspace when absent. */
+  readonly cwd?: string;
+}
+
+/** A server reached over streamable HTTP (or, failing that, the older HTTP+SSE transport). */
+export interface McpRemoteServerSettings extends McpServerCommon {
+  readonly kind: "remote";
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string>>;
+  /** The variable holding a bearer token sent as `Authorization: Bearer …`. */
+  readonly tokenEnv?: string;
+}
+
+/** One configured MCP server. */
+export type McpServerSettings = McpStdioServerSettings | McpRemoteServerSettings;
+
+const STDIO_KEYS = ["args", "env", "env_vars", "cwd"] as const;
+const REMOTE_KEYS = ["headers", "token_env"] as const;
+
+/** Whether `name` may name an MCP server. */
+export function isValidMcpServerName(name: string): boolean {
+  return isValidName(name) && !name.includes("__");
+}
+
+/** Whether the server's `tools.allow` and `tools.deny` let `tool` through. */
+export function isToolAllowed(
+  settings: Pick<McpServerSettings, "allow" | "deny">,
+  tool: string,
+): boolean {
+  return (settings.allow === null || settings.allow.includes(tool)) && !settings.deny.includes(tool);
+}
+
+/** Problems of `mcp_servers:` in a document that already matches the schema. */
+export function checkMcpServers(raw: RawConfig): SchemaIssue[] {
+  const issues: SchemaIssue[] = [];
+  for (const [name, server] of Object.entries(raw.mcp_servers ?? {})) {
+    issues.push(...checkServer(name, server ?? {}));
+  }
+  return issues;
+}
+
+function checkServer(name: string, server: RawMcpServerConfig): SchemaIssue[] {
+  const at = ["mcp_servers", name];
+  const issues: SchemaIssue[] = [];
+  if (!isValidMcpServerName(name)) {
+    issues.push({
+      path: at,
+      key: true,
+      message: `invalid MCP server name ${JSON.stringify(name)} (expected ${NAME_RULE}, without "__")`,
+    });
+  }
+  const stdio = server.command !== undefined;
+  const remote = server.url !== undefined;
+  if (stdio && remote) {
+    issues.push({
+      path: [...at, "url"],
+      message: `a server has either a command (stdio) or a url (remote), not both`,
+    });
+  } else if (!stdio && !remote) {
+    issues.push({
+      path: at,
+      message: `needs a command (a stdio server, e.g. "command: npx") ` +
+        `or a url (a remote server, e.g. "url: https://mcp.example.com/mcp")`,
+    });
+  }
+  const misplaced = stdio ? REMOTE_KEYS : remote ? STDIO_KEYS : [];
+  for (const key of misplaced) {
+    if (server[key] === undefined) continue;
+    issues.push({
+      path: [...at, key],
+      key: true,
+      message: stdio
+        ? `only a remote server (url) takes ${key}`
+        : `only a stdio server (command) takes ${key}`,
+    });
+  }
+  if (server.url !== undefined && !isHttpUrl(server.url)) {
+    issues.push({
+      path: [...at, "url"],
+      message: `must be an http or https URL such as https://mcp.example.com/mcp ` +
+        `(found ${JSON.stringify(server.url)})`,
+    });
+  }
+  for (const variable of Object.keys(server.env ?? {})) {
+    if (ENV_NAME_REGEXP.test(variable)) continue;
+    issues.push({
+      path: [...at, "env", variable],
+      key: true,
+      message: `invalid environment variable name ${JSON.stringify(variable)}`,
+    });
+  }
+  (server.env_vars ?? []).forEach((variable, index) => {
+    if (ENV_NAME_REGEXP.test(variable)) return;
+    issues.push({
+      path: [...at, "env_vars", index],
+      message: `invalid environment variable name ${JSON.stringify(variable)}`,
+    });
+  });
+  if (server.token_env !== undefined && !ENV_NAME_REGEXP.test(server.token_env)) {
+    issues.push({
+      path: [...at, "token_env"],
+      message: `must be the name of an environment variable such as GITHUB_TOKEN ` +
+        `(found ${JSON.stringify(server.token_env)})`,
+    });
+  }
+  for (const header of Object.keys(server.headers ?? {})) {
+    if (!HEADER_NAME_REGEXP.test(header)) {
+      issues.push({
+        path: [...at, "headers", header],
+        key: true,
+        message: `invalid HTTP header name ${JSON.stringify(header)}`,
+      });
+    }
+  }
+  return issues;
+}
+
+/** The typed settings of every server, by name, once {@link checkMcpServers} found nothing. */
+export function toMcpServers(raw: RawConfig): Record<string, McpServerSettings> {
+  const servers: Record<string, McpServerSettings> = {};
+  for (const [name, entry] of Object.entries(raw.mcp_servers ?? {})) {
+    const server = entry ?? {};
+    const common: McpServerCommon = {
+      name,
+      enabled: server.enabled ?? true,
+      timeoutMs: server.timeout_ms ?? DEFAULT_MCP_TIMEOUT_MS,
+      allow: server.tools?.allow === undefined ? null : [...server.tools.allow],
+      deny: [...server.tools?.deny ?? []],
+    };
+    servers[name] = server.command !== undefined
+      ? {
+        ...common,
+        kind: "stdio",
+        command: server.command,
+        args: [...server.args ?? []],
+        env: { ...server.env },
+        envVars: [...server.env_vars ?? []],
+        ...(server.cwd === undefined ? {} : { cwd: server.cwd }),
+      }
+      : {
+        ...common,
+        kind: "remote",
+        url: server.url ?? "",
+        headers: { ...server.headers },
+        ...(server.token_env === undefined ? {} : { tokenEnv: server.token_env }),
+      };
+  }
+  return servers;
+}
