@@ -20,9 +20,10 @@ export const TARGETS = [
 
 /**
  * Modules `deno compile` cannot discover by itself: the extension worker is
- * started with `new Worker(url)`, which the module graph does not follow.
+ * started with `new Worker(url)`, which the module graph does not follow, and
+ * the MCP client is imported through a non-literal specifier (`app/load_mcp.ts`).
  */
-const EXTRA_MODULES = ["src/extensions/worker/guest_worker.ts"];
+const EXTRA_MODULES = ["src/extensions/worker/guest_worker.ts", "src/mcp/mcp_tools.ts"];
 
 /** The `deno compile` arguments of one target. */
 export function compileArgs(target: string): string[] {

@@ -30,7 +30,9 @@ export function packageDir(name: McpPackage): string {
 
 async function installedVersion(name: McpPackage): Promise<string | null> {
   try {
-    const manifest: unknown = JSON.parse(await Deno.readTextFile(`${packageDir(name)}/package.json`));
+    const manifest: unknown = JSON.parse(
+      await Deno.readTextFile(`${packageDir(name)}/package.json`),
+    );
     const version = typeof manifest === "object" && manifest !== null && "version" in manifest
       ? manifest.version
       : null;

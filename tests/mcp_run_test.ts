@@ -31,7 +31,10 @@ Deno.test("a run lists the tools of a stdio server and calls one", async () => {
   );
   assert.equal(at(echo, "function", "parameters", "properties", "message", "type"), "string");
   assert.equal(at(echo, "function", "parameters", "$schema"), undefined);
-  assert.deepEqual(toolResultsOf(second), [{ id: "call_1", content: "Echo: hello from the model" }]);
+  assert.deepEqual(toolResultsOf(second), [{
+    id: "call_1",
+    content: "Echo: hello from the model",
+  }]);
   const events = parseJsonLines(result.stdout, "stdout");
   const call = events.find((event) => event.type === "tool_call");
   assert.equal(at(call, "name"), "everything__echo");
@@ -58,7 +61,10 @@ Deno.test("images are summarised, invalid arguments never reach the server, isEr
   const results = parseJsonLines(result.stdout, "stdout").filter((e) => e.type === "tool_result");
   assert.match(String(at(results[0], "text")), /\[image: image\/png, \d+ bytes\]/);
   assert.equal(at(results[0], "isError"), false);
-  assert.match(String(at(results[1], "text")), /^the tool was not executed: "message" must be string/);
+  assert.match(
+    String(at(results[1], "text")),
+    /^the tool was not executed: "message" must be string/,
+  );
   assert.equal(at(results[1], "isError"), true);
   assert.match(String(at(results[2], "text")), /must be one of/);
   assert.equal(at(results[2], "isError"), true);

@@ -14,6 +14,7 @@
 
 import type { McpServerSettings } from "../config/config.ts";
 import type { Tool } from "../tools/tool.ts";
+import { loadMcp } from "./load_mcp.ts";
 import { loadRunExtensions, type RunExtensions, type RunExtensionsRequest } from "./extensions.ts";
 import { type McpPlan, planMcpTools } from "./mcp_plan.ts";
 
@@ -39,7 +40,7 @@ export async function loadRunTools(request: RunToolsRequest): Promise<RunExtensi
     return { ...extensions, diagnostics: [...plan.diagnostics, ...extensions.diagnostics] };
   }
   // Loaded on demand: the SDK costs a few hundred milliseconds of start-up.
-  const mcp = await import("../mcp/mcp_tools.ts");
+  const mcp = await loadMcp();
   await using failure = new AsyncDisposableStack();
   const [extensions, started] = await Promise.allSettled([
     loadRunExtensions(extensionsRequest),

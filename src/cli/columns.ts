@@ -15,3 +15,8 @@ export function formatColumns(rows: readonly (readonly string[])[]): string {
       .join("  ") + "\n"
   ).join("");
 }
+
+/** The first line of a description, for a listing. */
+export function summary(description: string): string {
+  return description.trim().split("\n")[0]?.trim() ?? "";
+}

@@ -1,7 +1,8 @@
 /**
  * `rienda doctor`: checks the whole installation and says what is wrong and
  * how to fix it: home, config.yaml, agents, tools, hooks, credentials,
- * providers (key and reachability) and the shell.
+ * providers (key and reachability), MCP servers (each enabled one is
+ * started and lists its tools) and the shell.
  *
  * ```
  * rienda 0.1.0 (deno 2.9.6, linux x86_64)
@@ -21,6 +22,7 @@
 import { describeKeySource, lookupApiKey } from "../app/api_key.ts";
 import { providerNames, resolveProvider } from "../app/provider_settings.ts";
 import { listAgents } from "../agents/catalog.ts";
+import { checkMcpServers, describeServer } from "../app/mcp_check.ts";
 import { type Config, loadConfig } from "../config/config.ts";
 import { loadCredentials } from "../config/credentials.ts";
 import { resolvePaths, type RiendaPaths } from "../config/paths.ts";
@@ -50,14 +52,19 @@ export interface DoctorFlags {
   readonly offline: boolean;
 }
 
-/** Runs every check and prints the report. */
-export async function doctorCommand(io: Io, flags: DoctorFlags): Promise<number> {
+/** Runs every check and prints the report; `signal` stops the MCP server starts. */
+export async function doctorCommand(
+  io: Io,
+  flags: DoctorFlags,
+  signal: AbortSignal = new AbortController().signal,
+): Promise<number> {
   const paths = resolvePaths(io.env, flags.config === undefined ? {} : { config: flags.config });
   const checks: Check[] = [await checkHome(paths)];
   const config = await checkConfig(paths, checks);
   checks.push(await checkAgents(paths));
   checks.push(...await checkExtensions(paths));
   checks.push(...await checkProviders(io, paths, config, flags.offline));
+  checks.push(...await checkMcp(io, config, flags.offline, signal));
   checks.push(await checkShell(io));
   const style = createStyle(useColor(io.stdout, io.env));
   const paint = { ok: style.green, warn: style.yellow, fail: style.red } as const;
@@ -207,6 +214,39 @@ async function reachability(baseUrl: string): Promise<{ ok: boolean; text: strin
     const cause = /\(Connect\): (.*)$/.exec(reason)?.[1] ?? reason;
     return { ok: false, text: `${baseUrl} unreachable: ${cause}` };
   }
+}
+
+/** Starts each enabled MCP server (remote ones only online) and reports what it offers. */
+async function checkMcp(
+  io: Io,
+  config: Config | null,
+  offline: boolean,
+  signal: AbortSignal,
+): Promise<Check[]> {
+  const enabled = Object.values(config?.mcpServers ?? {}).filter((server) => server.enabled);
+  const skipped = enabled.filter((server) => offline && server.kind === "remote");
+  const checks = await checkMcpServers(
+    enabled.filter((server) => !skipped.includes(server)),
+    { workdir: io.cwd, env: io.env, signal },
+  );
+  return [
+    ...checks.map((check): Check =>
+      check.ok
+        ? {
+          status: "ok",
+          label: "mcp",
+          summary: `"${check.settings.name}": ${check.tools.length} tool` +
+            `${check.tools.length === 1 ? "" : "s"} over ${check.transport} ` +
+            `(${describeServer(check.settings)})`,
+        }
+        : { status: "fail", label: "mcp", summary: check.message.replace(/^mcp server /, "") }
+    ),
+    ...skipped.map((server): Check => ({
+      status: "ok",
+      label: "mcp",
+      summary: `"${server.name}": ${describeServer(server)} not contacted (--offline)`,
+    })),
+  ];
 }
 
 async function checkShell(io: Io): Promise<Check> {

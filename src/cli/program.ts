@@ -12,6 +12,7 @@ import { Command, CommanderError, Option } from "commander";
 import type { Io } from "../ui/io.ts";
 import { UsageError } from "./exit.ts";
 import { addExtensionCommands } from "./extensions_program.ts";
+import { addMcpCommand } from "./mcp_program.ts";
 import type { RunFlags } from "./run.ts";
 import { addSessionsCommand } from "./sessions_program.ts";
 import { addSetupCommands } from "./setup_program.ts";
@@ -30,6 +31,7 @@ const COMMANDS = new Set([
   "sessions",
   "tools",
   "hooks",
+  "mcp",
   "doctor",
   "init",
   "help",
@@ -97,7 +99,8 @@ Examples:
   addAuthCommand(program, io, choose);
   addSessionsCommand(program, io, choose);
   addExtensionCommands(program, io, signal, choose);
-  addSetupCommands(program, io, choose);
+  addMcpCommand(program, io, signal, choose);
+  addSetupCommands(program, io, signal, choose);
   return program;
 }
 

@@ -13,6 +13,7 @@ import { CONFIG_FLAG_HELP, stringFlag } from "./flags.ts";
 export function addSetupCommands(
   program: Command,
   io: Io,
+  signal: AbortSignal,
   choose: (action: () => Promise<number>) => void,
 ): void {
   program.command("agents")
@@ -25,9 +26,11 @@ export function addSetupCommands(
       );
     });
   program.command("doctor")
-    .description("check the installation: config, agents, tools, hooks, keys, providers")
+    .description(
+      "check the installation: config, agents, tools, hooks, keys, providers, MCP servers",
+    )
     .option("--config <path>", CONFIG_FLAG_HELP)
-    .option("--offline", "skip the provider reachability requests")
+    .option("--offline", "skip the provider reachability requests and remote MCP servers")
     .addHelpText(
       "after",
       `
@@ -44,7 +47,7 @@ Examples:
         (await import("./doctor.ts")).doctorCommand(io, {
           config: stringFlag(flags, "config"),
           offline: flags.offline === true,
-        })
+        }, signal)
       );
     });
   program.command("init")

@@ -1,24 +1,29 @@
 /**
- * `rienda tools`: the built-in and user tools with their descriptions, and
- * the diagnostics of broken ones; `rienda tools test NAME --args JSON`: one
+ * `rienda tools`: the built-in and user tools with their descriptions, the
+ * tools of the enabled MCP servers (started for the listing) under the names
+ * the model sees, and the diagnostics of broken ones; `rienda tools test NAME --args JSON`: one
  * invocation outside any model call (docs/cli.md).
  *
  * ```
  * http        built-in  Sends one HTTP request and returns the response.
  * shell       user      Runs a command (replaces the built-in).
  * word-count  user      Counts the words of a file in the workspace.
+ * fs__read_text_file  mcp:fs  Read the complete contents of a file as text.
  * ```
  *
  * @module
  */
 
 import { loadHomeExtensions, openExtensionWorkbench } from "../app/extension_workbench.ts";
+import { checkMcpServers } from "../app/mcp_check.ts";
+import { loadConfig } from "../config/config.ts";
+import { resolvePaths } from "../config/paths.ts";
 import { loadToolByName } from "../extensions/load_extensions.ts";
 import { validateToolArguments } from "../tools/arguments.ts";
 import { errorResult, type ToolResult } from "../tools/tool.ts";
 import { capToolResult } from "../tools/truncate.ts";
 import type { Io } from "../ui/io.ts";
-import { formatColumns } from "./columns.ts";
+import { formatColumns, summary } from "./columns.ts";
 import { EXIT } from "./exit.ts";
 import { parseJsonFlag, workbenchCallbacks } from "./extension_output.ts";
 import { errorMessage } from "../unknown.ts";
@@ -38,11 +43,6 @@ export interface ToolsTestFlags {
   readonly autoApprove: boolean;
 }
 
-/** The first line of a description, for a listing. */
-function summary(description: string): string {
-  return description.trim().split("\n")[0]?.trim() ?? "";
-}
-
 /** `rienda tools`: one line per tool, sorted by name; diagnostics on stderr (exit 1 if broken). */
 export async function toolsList(io: Io, signal: AbortSignal): Promise<number> {
   const { catalog, builtins } = await loadHomeExtensions(
@@ -50,19 +50,43 @@ export async function toolsList(io: Io, signal: AbortSignal): Promise<number> {
     "tool",
   );
   const user = new Map(catalog.tools.map((tool) => [tool.name, tool]));
+  const mcp = await mcpTools(io, signal);
   const rows = [
     ...builtins.filter((tool) => !user.has(tool.name)).map((tool) => ({
       ...tool,
       origin: "built-in",
     })),
     ...catalog.tools.map((tool) => ({ ...tool, origin: "user" })),
+    ...mcp.rows,
   ].sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
   io.stdout.write(
     formatColumns(rows.map((row) => [row.name, row.origin, summary(row.description)])),
   );
-  for (const diagnostic of catalog.diagnostics) io.stderr.write(`${diagnostic}\n`);
-  // Like `rienda agents`: a broken tool fails the listing, so scripts notice.
-  return catalog.problems.length > 0 ? EXIT.failure : EXIT.ok;
+  for (const diagnostic of [...catalog.diagnostics, ...mcp.problems]) {
+    io.stderr.write(`${diagnostic}\n`);
+  }
+  // Like `rienda agents`: a broken tool or server fails the listing, so scripts notice.
+  return catalog.problems.length + mcp.problems.length > 0 ? EXIT.failure : EXIT.ok;
+}
+
+/** The tools of the enabled MCP servers, started for the listing, and the servers that failed. */
+async function mcpTools(io: Io, signal: AbortSignal) {
+  const paths = resolvePaths(io.env, { cwd: io.cwd });
+  const config = await loadConfig(paths.configFile, { explicit: paths.configExplicit });
+  const enabled = Object.values(config.mcpServers).filter((server) => server.enabled);
+  const checks = await checkMcpServers(enabled, { workdir: io.cwd, env: io.env, signal });
+  return {
+    rows: checks.flatMap((check) =>
+      check.ok
+        ? check.tools.map((tool) => ({
+          name: tool.modelName,
+          origin: `mcp:${check.settings.name}`,
+          description: tool.description,
+        }))
+        : []
+    ),
+    problems: checks.flatMap((check) => check.ok ? [] : [check.message]),
+  };
 }
 
 /**

@@ -75,6 +75,7 @@ Deno.test("parseConfig() reads the spec's full example", () => {
     },
     compaction: { enabled: false, reserveTokens: 1000, keepRecentTokens: 2000 },
     extensions: { "word-count": { min_length: 3 } },
+    mcpServers: {},
     raw: config.raw,
   });
   deepStrictEqual(Object.keys(config.raw), ["default_model", "providers", "compaction", "config"]);
@@ -148,7 +149,7 @@ Deno.test("parseConfig() reports an unknown key with the keys expected there", (
   strictEqual(error.line, 4);
   strictEqual(
     errorOf("defaults_model: a/b\n").message,
-    `${FILE}: defaults_model: unknown key (expected one of: default_model, providers, compaction, config)`,
+    `${FILE}: defaults_model: unknown key (expected one of: default_model, providers, compaction, config, mcp_servers)`,
   );
 });
 
@@ -175,7 +176,7 @@ Deno.test("parseConfig() lists every schema problem, one per line, in file order
     `${FILE}: providers.local.models.q.top_p: must be at least 0 (found -1)`,
     `${FILE}: compaction.enabled: must be a boolean (found "yes")`,
     `${FILE}: compaction.reserve_tokens: must be an integer (found 1.5)`,
-    `${FILE}: zzz: unknown key (expected one of: default_model, providers, compaction, config)`,
+    `${FILE}: zzz: unknown key (expected one of: default_model, providers, compaction, config, mcp_servers)`,
     `${FILE}: config: must be a mapping (found a list)`,
   ]);
   strictEqual(error.field, "providers.local.protocol");

@@ -70,7 +70,8 @@ export function isToolAllowed(
   settings: Pick<McpServerSettings, "allow" | "deny">,
   tool: string,
 ): boolean {
-  return (settings.allow === null || settings.allow.includes(tool)) && !settings.deny.includes(tool);
+  return (settings.allow === null || settings.allow.includes(tool)) &&
+    !settings.deny.includes(tool);
 }
 
 /** Problems of `mcp_servers:` in a document that already matches the schema. */
@@ -89,7 +90,9 @@ function checkServer(name: string, server: RawMcpServerConfig): SchemaIssue[] {
     issues.push({
       path: at,
       key: true,
-      message: `invalid MCP server name ${JSON.stringify(name)} (expected ${NAME_RULE}, without "__")`,
+      message: `invalid MCP server name ${
+        JSON.stringify(name)
+      } (expected ${NAME_RULE}, without "__")`,
     });
   }
   const stdio = server.command !== undefined;

@@ -29,7 +29,7 @@ import { errorResult, type ToolResult } from "../tools/tool.ts";
 import { errorMessage } from "../unknown.ts";
 import { VERSION } from "../version.ts";
 import { toToolResult } from "./content.ts";
-import type { ProcessExit } from "./stdio_transport.ts";
+import type { ProcessExit, StdioTransport } from "./stdio_transport.ts";
 import {
   createServerTransport,
   type ServerTransport,
@@ -132,7 +132,8 @@ export async function connectMcpServer(
           `(raise timeout_ms in config.yaml if it needs longer)`,
       );
     }
-    throw new McpServerError(prefix + redact(await failureText(server, error)));
+    const ending = server.kind === "stdio" ? server.transport : null;
+    throw new McpServerError(prefix + redact(await failureText(ending, error)));
   }
 }
 
@@ -147,14 +148,16 @@ interface OpenRequest {
 }
 
 function openConnection(request: OpenRequest): McpConnection {
-  const { settings, client, server, redact } = request;
+  const { settings, client, redact } = request;
   const prefix = `mcp server "${settings.name}": `;
+  // What a stdio server printed while starting (a banner) says nothing about why it died later.
+  const ending = request.server.kind === "stdio" ? afterStart(request.server.transport) : null;
   let closing = false;
   /** Why the server is gone, once it is. */
   let lost: Promise<string> | null = null;
   client.onclose = () => {
     if (closing || lost !== null) return;
-    lost = failureText(server, new McpError(ErrorCode.ConnectionClosed, "Connection closed"))
+    lost = failureText(ending, new McpError(ErrorCode.ConnectionClosed, "Connection closed"))
       .then(redact);
     void lost.then((why) => request.options.notice?.(prefix + why));
   };
@@ -187,7 +190,7 @@ function openConnection(request: OpenRequest): McpConnection {
           );
         }
         if (lost !== null) return errorResult(prefix + await lost);
-        return errorResult(prefix + redact(await failureText(server, error)));
+        return errorResult(prefix + redact(await failureText(ending, error)));
       }
     },
     async close() {
@@ -195,6 +198,12 @@ function openConnection(request: OpenRequest): McpConnection {
       await client.close().catch(() => {});
     },
   };
+}
+
+/** How a stdio server ended, with the stderr it printed after `transport`'s start so far. */
+function afterStart(transport: ProcessEnding): ProcessEnding {
+  const start = transport.stderr().length;
+  return { exited: transport.exited, stderr: () => transport.stderr().slice(start) };
 }
 
 function newClient(): Client {
@@ -241,11 +250,14 @@ function isTimeout(error: unknown): boolean {
   return error instanceof McpError && error.code === ErrorCode.RequestTimeout;
 }
 
+/** What is known of a stdio server's end. */
+type ProcessEnding = Pick<StdioTransport, "exited" | "stderr">;
+
 /** The words for a failure: a stdio server's end (code, signal, stderr) when it is gone. */
-async function failureText(server: ServerTransport, error: unknown): Promise<string> {
-  if (server.kind === "stdio") {
-    const exit = await Promise.race([server.transport.exited, delay(EXIT_WAIT_MS)]);
-    if (exit !== undefined) return describeExit(exit, server.transport.stderr());
+async function failureText(ending: ProcessEnding | null, error: unknown): Promise<string> {
+  if (ending !== null) {
+    const exit = await Promise.race([ending.exited, delay(EXIT_WAIT_MS)]);
+    if (exit !== undefined) return describeExit(exit, ending.stderr());
   }
   if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
     return "the connection closed";

@@ -15,7 +15,12 @@
 
 import { isToolAllowed, type McpServerSettings } from "../config/mcp_servers.ts";
 import { errorResult, type Tool } from "../tools/tool.ts";
-import { connectMcpServer, type McpConnection, McpServerError, type McpToolInfo } from "./connection.ts";
+import {
+  connectMcpServer,
+  type McpConnection,
+  McpServerError,
+  type McpToolInfo,
+} from "./connection.ts";
 import { findToolName, modelToolName } from "./tool_names.ts";
 import type { TransportContext } from "./transports.ts";
 

@@ -29,7 +29,7 @@ import { DRAIN_GRACE_MS, terminateGroup, trackProcessGroup } from "../tools/proc
 export const MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
 
 /** How much of the server's stderr is kept. */
-export const STDERR_KEPT_BYTES = 4096;
+export const STDERR_KEPT_BYTES = 16 * 1024;
 
 /** The shell program that execs the server in place (`$0` is the command). */
 const EXEC_SCRIPT = 'exec "$0" "$@"';
@@ -54,7 +54,7 @@ export interface StdioServerOptions {
 export interface StdioTransport extends Transport {
   /** Settles once the process has ended (never before `start`). */
   readonly exited: Promise<ProcessExit>;
-  /** The kept start of stderr. */
+  /** The kept start of stderr, so far. */
   stderr(): string;
 }
 
@@ -64,14 +64,14 @@ export function createStdioTransport(options: StdioServerOptions): StdioTranspor
   let writer: WritableStreamDefaultWriter<Uint8Array> | undefined;
   let untrack = () => {};
   let closed = false;
-  let stderr = "";
+  let stderr = () => "";
   let settleExit: (exit: ProcessExit) => void = () => {};
   const exited = new Promise<ProcessExit>((resolve) => settleExit = resolve);
   const encoder = new TextEncoder();
 
   const transport: StdioTransport = {
     exited,
-    stderr: () => stderr,
+    stderr: () => stderr(),
     // deno-lint-ignore require-await
     async start() {
       if (child !== undefined) throw new Error("the transport is started already");
@@ -89,6 +89,7 @@ export function createStdioTransport(options: StdioServerOptions): StdioTranspor
       untrack = trackProcessGroup(process.pid);
       writer = process.stdin.getWriter();
       const errors = pumpOutput(process.stderr, STDERR_KEPT_BYTES);
+      stderr = () => errors.collected();
       const stdout = readMessages(process.stdout, {
         message: (message) => transport.onmessage?.(message),
         error: (error) => transport.onerror?.(error),
@@ -97,7 +98,6 @@ export function createStdioTransport(options: StdioServerOptions): StdioTranspor
       process.status.then(async (status) => {
         // Messages written just before the end still arrive, unless a grandchild holds the pipe.
         await Promise.race([stdout, delay(DRAIN_GRACE_MS)]);
-        stderr = errors.collected();
         untrack();
         settleExit({ code: status.code, signal: status.signal });
         void transport.close();

@@ -30,12 +30,10 @@ export async function everythingStdio(
   options: { pidFile?: string; extra?: McpServerEntry } = {},
 ): Promise<McpServerEntry> {
   const entry = await everythingEntry();
-  const base = options.pidFile === undefined
-    ? { command: "node", args: [entry, "stdio"] }
-    : {
-      command: "sh",
-      args: ["-c", `echo $$ > '${options.pidFile}'; exec node '${entry}' stdio`],
-    };
+  const base = options.pidFile === undefined ? { command: "node", args: [entry, "stdio"] } : {
+    command: "sh",
+    args: ["-c", `echo $$ > '${options.pidFile}'; exec node '${entry}' stdio`],
+  };
   return { ...base, ...options.extra };
 }
 
