@@ -13,6 +13,7 @@ import { createTestEnv, type TestEnv } from "../tests/harness/env.ts";
 import { CHECKOUT_DIR } from "../tests/harness/rienda.ts";
 import { measureExtensions, writeExtensionAgents } from "./bench_extensions.ts";
 import { LONG_SESSION_ID, writeLongSession } from "./bench_long_session.ts";
+import { mcpScenarios, measureStartToFirstRequest } from "./bench_mcp.ts";
 import { measureShellCommand } from "./bench_shell.ts";
 
 const RUNS = Number(Deno.env.get("BENCH_RUNS") ?? "10");
@@ -35,7 +36,7 @@ interface Sample {
 }
 
 /** The deno arguments that run the CLI from source, as the dev task does. */
-function cliArgs(args: readonly string[]): string[] {
+export function cliArgs(args: readonly string[]): string[] {
   return [
     "run",
     "-q",
@@ -150,6 +151,7 @@ export const SCENARIOS: Scenario[] = [
     args: ["run", "-a", "hooked", "-p", "go"],
     setup: writeExtensionAgents,
   },
+  ...mcpScenarios(),
 ];
 
 if (import.meta.main) {
@@ -160,6 +162,12 @@ if (import.meta.main) {
     const line = await measure(scenario);
     Deno.stdout.writeSync(new TextEncoder().encode(`${line}\n`));
   }
+  const firstRequest = await measureStartToFirstRequest(cliArgs);
+  Deno.stdout.writeSync(
+    new TextEncoder().encode(
+      `${"start to first request, 1 stdio MCP".padEnd(34)} ${(firstRequest / 1000).toFixed(3)} s\n`,
+    ),
+  );
   Deno.stdout.writeSync(new TextEncoder().encode("shell tool, in process:\n"));
   for (const line of await measureShellCommand()) {
     Deno.stdout.writeSync(new TextEncoder().encode(`  ${line}\n`));
