@@ -148,12 +148,12 @@ Deno.test("a bearer token from token_env is sent and never printed", async () =>
   assert.equal(result.code, 0, result.stderr);
   assert.ok(proxy.authorizations.length > 0);
   assert.ok(proxy.authorizations.every((value) => value === `Bearer ${token}`));
-  assert.ok(!result.stderr.includes(token), result.stderr);
+  assert.ok(!result.stderr.includes(token) && !result.stdout.includes(token), result.stdout);
   const events = parseJsonLines(result.stdout, "stdout");
   const done = events.find((event) => event.type === "tool_result");
-  assert.equal(at(done, "text"), "Echo: the token is [redacted]");
+  assert.equal(at(done, "text"), "Echo: the token is mcp…1234");
   assert.deepEqual(toolResultsOf(provider.requests[1]), [
-    { id: "call_1", content: "Echo: the token is [redacted]" },
+    { id: "call_1", content: "Echo: the token is mcp…1234" },
   ]);
   provider.push({ text: "no tools" });
   const missing = await env.run(["run", "-a", "remote", "go"]);
@@ -169,7 +169,10 @@ Deno.test("a stdio server gets a minimal environment: env and env_vars, never pr
   await using env = await createTestEnv({ provider });
   await env.writeConfig(configWithMcp(provider.url, {
     everything: await everythingStdio({
-      extra: { env: { SET_BY_CONFIG: "yes" }, env_vars: ["PASSED_THROUGH"] },
+      extra: {
+        env: { SET_BY_CONFIG: "yes", SERVICE_TOKEN: "s3cr3t-value" },
+        env_vars: ["PASSED_THROUGH"],
+      },
     }),
   }));
   await env.writeAgent("mcp", { description: "Uses MCP.", tools: ["mcp:everything/get-env"] });
@@ -180,6 +183,8 @@ Deno.test("a stdio server gets a minimal environment: env and env_vars, never pr
   const seen: unknown = JSON.parse(String(toolResultsOf(provider.requests[1])[0]?.content));
   assert.equal(at(seen, "SET_BY_CONFIG"), "yes");
   assert.equal(at(seen, "PASSED_THROUGH"), "through");
+  // The server saw the value, but a secret-named variable never reaches the model or the screen.
+  assert.equal(at(seen, "SERVICE_TOKEN"), "[redacted]");
   assert.equal(at(seen, "OPENAI_API_KEY"), undefined);
   assert.equal(at(seen, "RIENDA_HOME"), undefined);
   assert.equal(typeof at(seen, "PATH"), "string");

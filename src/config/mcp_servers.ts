@@ -5,6 +5,9 @@
  *
  * - A server is stdio (`command`, with `args`, `env`, `env_vars`, `cwd`) or
  *   remote (`url`, with `headers` and `token_env`); mixing the two is an error.
+ * - Credential headers and `env` values of secret-named variables are
+ *   remembered as secrets (`secrets.ts`), and problems with `env`, `headers`
+ *   or `token_env` never show the value.
  * - Server names follow the tool name rule and hold no `__`, which separates
  *   the server from the tool in the names the model sees (`github__create_issue`).
  *
@@ -15,6 +18,7 @@ import { ENV_NAME_REGEXP, HEADER_NAME_REGEXP, isHttpUrl } from "./config_checks.
 import type { RawConfig, RawMcpServerConfig } from "./config_schema.ts";
 import type { SchemaIssue } from "./schema_issues.ts";
 import { isValidName, NAME_RULE } from "../names.ts";
+import { isCredentialHeader, rememberSecret } from "../secrets.ts";
 
 /** The start-up and per-call timeout of a server that sets no `timeout_ms`. */
 export const DEFAULT_MCP_TIMEOUT_MS = 60_000;
@@ -63,6 +67,24 @@ const REMOTE_KEYS = ["headers", "token_env"] as const;
 /** Whether `name` may name an MCP server. */
 export function isValidMcpServerName(name: string): boolean {
   return isValidName(name) && !name.includes("__");
+}
+
+/** A variable name that says its value is a secret (`GITHUB_TOKEN`, `DB_PASSWORD`, `API_KEY`). */
+const SECRET_NAME_REGEXP = /TOKEN|SECRET|PASSWORD|PASSWD|KEY|CREDENTIAL|AUTH/i;
+
+/** Whether the value of variable `name` is to be treated as a secret. */
+export function isSecretVariable(name: string): boolean {
+  return SECRET_NAME_REGEXP.test(name);
+}
+
+/** Remembers the secrets written in a server entry (credential headers, secret-named `env`). */
+function rememberServerSecrets(server: RawMcpServerConfig): void {
+  for (const [name, value] of Object.entries(server.headers ?? {})) {
+    if (isCredentialHeader(name)) rememberSecret(value);
+  }
+  for (const [name, value] of Object.entries(server.env ?? {})) {
+    if (isSecretVariable(name)) rememberSecret(value);
+  }
 }
 
 /** Whether the server's `tools.allow` and `tools.deny` let `tool` through. */
@@ -145,8 +167,9 @@ function checkServer(name: string, server: RawMcpServerConfig): SchemaIssue[] {
   if (server.token_env !== undefined && !ENV_NAME_REGEXP.test(server.token_env)) {
     issues.push({
       path: [...at, "token_env"],
+      // The value is not shown: a token pasted here by mistake must not be printed.
       message: `must be the name of an environment variable such as GITHUB_TOKEN ` +
-        `(found ${JSON.stringify(server.token_env)})`,
+        `(the value is not shown, as it may be a token: put the token in a variable and its name here)`,
     });
   }
   for (const header of Object.keys(server.headers ?? {})) {
@@ -166,6 +189,7 @@ export function toMcpServers(raw: RawConfig): Record<string, McpServerSettings> 
   const servers: Record<string, McpServerSettings> = {};
   for (const [name, entry] of Object.entries(raw.mcp_servers ?? {})) {
     const server = entry ?? {};
+    rememberServerSecrets(server);
     const common: McpServerCommon = {
       name,
       enabled: server.enabled ?? true,

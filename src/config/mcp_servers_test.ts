@@ -1,4 +1,4 @@
-import { deepStrictEqual, match, throws } from "node:assert/strict";
+import { deepStrictEqual, equal, match, throws } from "node:assert/strict";
 import { parseConfig } from "./config.ts";
 import { DEFAULT_MCP_TIMEOUT_MS } from "./mcp_servers.ts";
 
@@ -138,3 +138,22 @@ for (const { claim, servers, expect } of MISTAKES) {
     });
   });
 }
+
+Deno.test("mcp_servers: problems with env, headers or token_env never show the value", () => {
+  // A number: the one kind of wrong value an error would otherwise show as it is.
+  const secret = "123456789012345";
+  for (
+    const servers of [
+      `  gh:\n    url: https://x.example/mcp\n    token_env: ${secret}\n`,
+      `  gh:\n    url: https://x.example/mcp\n    token_env: "ghp-${secret}"\n`,
+      `  gh:\n    command: npx\n    env: { A: ${secret} }\n`,
+      `  gh:\n    url: https://x.example/mcp\n    headers: { Authorization: ${secret} }\n`,
+    ]
+  ) {
+    throws(() => parseConfig(`mcp_servers:\n${servers}`, FILE), (error: Error) => {
+      match(error.message, /mcp_servers\.gh\./);
+      equal(error.message.includes(secret), false, error.message);
+      return true;
+    });
+  }
+});

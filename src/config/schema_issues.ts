@@ -45,6 +45,9 @@ export function issuesFromAjv(errors: readonly ErrorObject[], data: unknown): Sc
 /** Fields whose value may be a key: a problem names the kind of value found, never the value. */
 function holdsSecret(path: FieldPath): boolean {
   const field = path[2];
+  if (path[0] === "mcp_servers") {
+    return field === "env" || field === "headers" || field === "token_env";
+  }
   return path[0] === "providers" &&
     (field === "api_key" || field === "api_key_env" || field === "headers");
 }

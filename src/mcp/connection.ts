@@ -11,8 +11,9 @@
  *   cancellation.
  * - A server that dies stays dead for the run: later calls are error results
  *   at once, and the death is reported once through `notice`.
- * - A remote server's bearer token is replaced by `[redacted]` in every text
- *   it sends back.
+ * - Every known secret (`secrets.ts`: provider keys, a remote server's bearer
+ *   token, secret-named variables passed to a server) is masked in every text
+ *   a server sends back, before the model or a hook sees it.
  *
  * @module
  */
@@ -26,6 +27,7 @@ import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { McpServerSettings } from "../config/mcp_servers.ts";
 import { formatDuration } from "../tools/format_duration.ts";
 import { errorResult, type ToolResult } from "../tools/tool.ts";
+import { redactSecrets } from "../secrets.ts";
 import { errorMessage } from "../unknown.ts";
 import { VERSION } from "../version.ts";
 import { toToolResult } from "./content.ts";
@@ -106,7 +108,6 @@ export async function connectMcpServer(
     if (error instanceof TransportSetupError) throw new McpServerError(prefix + error.message);
     throw error;
   }
-  const redact = redactor(server.kind === "remote" ? server.secret : undefined);
   const startup = AbortSignal.any([options.signal, AbortSignal.timeout(settings.timeoutMs)]);
   const request = { signal: startup, timeout: settings.timeoutMs };
   let client = newClient();
@@ -122,7 +123,7 @@ export async function connectMcpServer(
       await client.connect(sseTransport(settings, server.secret), request);
     }
     const tools = await listAllTools(client, request);
-    return openConnection({ settings, client, server, tools, transport, redact, options });
+    return openConnection({ settings, client, server, tools, transport, options });
   } catch (error) {
     await client.close().catch(() => {});
     if (options.signal.aborted) throw options.signal.reason;
@@ -133,7 +134,7 @@ export async function connectMcpServer(
       );
     }
     const ending = server.kind === "stdio" ? server.transport : null;
-    throw new McpServerError(prefix + redact(await failureText(ending, error)));
+    throw new McpServerError(prefix + redactSecrets(await failureText(ending, error)));
   }
 }
 
@@ -143,12 +144,11 @@ interface OpenRequest {
   readonly server: ServerTransport;
   readonly tools: readonly McpToolInfo[];
   readonly transport: McpConnection["transport"];
-  readonly redact: (text: string) => string;
   readonly options: ConnectOptions;
 }
 
 function openConnection(request: OpenRequest): McpConnection {
-  const { settings, client, redact } = request;
+  const { settings, client } = request;
   const prefix = `mcp server "${settings.name}": `;
   // What a stdio server printed while starting (a banner) says nothing about why it died later.
   const ending = request.server.kind === "stdio" ? afterStart(request.server.transport) : null;
@@ -158,7 +158,7 @@ function openConnection(request: OpenRequest): McpConnection {
   client.onclose = () => {
     if (closing || lost !== null) return;
     lost = failureText(ending, new McpError(ErrorCode.ConnectionClosed, "Connection closed"))
-      .then(redact);
+      .then(redactSecrets);
     void lost.then((why) => request.options.notice?.(prefix + why));
   };
   return {
@@ -175,12 +175,12 @@ function openConnection(request: OpenRequest): McpConnection {
             onprogress: (progress) => {
               const total = progress.total === undefined ? "" : `/${progress.total}`;
               const message = progress.message === undefined ? "" : `: ${progress.message}`;
-              onProgress(redact(`progress ${progress.progress}${total}${message}\n`));
+              onProgress(redactSecrets(`progress ${progress.progress}${total}${message}\n`));
             },
           }),
         });
         const { text, isError } = toToolResult(result);
-        return { text: redact(text), isError };
+        return { text: redactSecrets(text), isError };
       } catch (error) {
         if (signal.aborted) throw error;
         if (isTimeout(error)) {
@@ -190,7 +190,7 @@ function openConnection(request: OpenRequest): McpConnection {
           );
         }
         if (lost !== null) return errorResult(prefix + await lost);
-        return errorResult(prefix + redact(await failureText(ending, error)));
+        return errorResult(prefix + redactSecrets(await failureText(ending, error)));
       }
     },
     async close() {
@@ -291,11 +291,6 @@ function errorText(error: unknown): string {
     ? errorMessage(error.cause)
     : "";
   return cause === "" || text.includes(cause) ? text : `${text}: ${cause}`;
-}
-
-function redactor(secret: string | undefined): (text: string) => string {
-  if (secret === undefined) return (text) => text;
-  return (text) => text.replaceAll(secret, "[redacted]");
 }
 
 function delay(ms: number): Promise<undefined> {

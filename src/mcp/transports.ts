@@ -18,11 +18,13 @@ import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 // @ts-types="@modelcontextprotocol/sdk/client/streamableHttp"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport";
-import type {
-  McpRemoteServerSettings,
-  McpServerSettings,
-  McpStdioServerSettings,
+import {
+  isSecretVariable,
+  type McpRemoteServerSettings,
+  type McpServerSettings,
+  type McpStdioServerSettings,
 } from "../config/mcp_servers.ts";
+import { rememberSecret } from "../secrets.ts";
 import { createStdioTransport, type StdioTransport } from "./stdio_transport.ts";
 
 /** The variables every stdio server inherits, as the SDK's stdio transport does. */
@@ -42,7 +44,7 @@ export type ServerTransport =
   | {
     readonly kind: "remote";
     readonly transport: Transport;
-    /** The bearer token, when there is one: redacted from every text the server sends. */
+    /** The bearer token, when there is one (the SSE fallback sends it too). */
     readonly secret: string | undefined;
   };
 
@@ -81,7 +83,9 @@ export function serverEnvironment(
   const result: Record<string, string> = {};
   for (const name of [...INHERITED_VARIABLES, ...settings.envVars]) {
     const value = env(name);
-    if (value !== undefined) result[name] = value;
+    if (value === undefined) continue;
+    if (isSecretVariable(name)) rememberSecret(value);
+    result[name] = value;
   }
   return { ...result, ...settings.env };
 }
@@ -109,6 +113,7 @@ function bearerToken(
 ): string | undefined {
   if (settings.tokenEnv === undefined) return undefined;
   const token = context.env(settings.tokenEnv);
+  rememberSecret(token);
   if (token === undefined || token === "") {
     throw new TransportSetupError(
       `token_env ${settings.tokenEnv} is not set (export it, or remove token_env)`,
