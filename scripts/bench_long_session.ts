@@ -7,7 +7,7 @@
  */
 
 import type { TestEnv } from "../tests/harness/env.ts";
-import { projectDirSync } from "../src/sessions/project.ts";
+import { projectDir } from "../src/sessions/project.ts";
 
 /** The id of the generated session. */
 export const LONG_SESSION_ID = "01k0bench00000000000000000";
@@ -27,7 +27,7 @@ export async function writeLongSession(env: TestEnv): Promise<void> {
       "        id: fake-model\n        context_window: 100000000\n",
     ),
   );
-  const dir = projectDirSync(`${env.home}/sessions`, env.workdir);
+  const dir = await projectDir(`${env.home}/sessions`, env.workdir);
   await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
   const createdAt = new Date().toISOString();
   const lines = [JSON.stringify({

@@ -115,7 +115,7 @@ export async function prepareRun(request: RunRequest): Promise<RunPlan> {
     ? null
     : continuation(continued, { agent: agent.id, model: modelRef, thinking: thinking ?? null });
   const session = bindRunSession(
-    continued?.writer ?? (request.noSession ? null : createSessionWriter({
+    continued?.writer ?? (request.noSession ? null : await createSessionWriter({
       sessionsDir: paths.sessionsDir,
       workdir,
       id: sessionId,

@@ -7,7 +7,7 @@ import { bindRunSession } from "./run_session.ts";
 Deno.test("bindRunSession() writes pending entries before the first message and maps kept indexes to ids", async () => {
   const dir = await Deno.makeTempDir({ prefix: "rienda-run-session-" });
   try {
-    const writer = createSessionWriter({
+    const writer = await createSessionWriter({
       sessionsDir: dir,
       workdir: "/w",
       id: "01k5zzzzzzzzzzzzzzzzzzzzzz",
@@ -50,7 +50,7 @@ Deno.test("bindRunSession() without a writer keeps nothing and records nothing",
 Deno.test("bindRunSession() refuses a compaction that keeps no stored message", async () => {
   const dir = await Deno.makeTempDir({ prefix: "rienda-run-session-" });
   try {
-    const writer = createSessionWriter({
+    const writer = await createSessionWriter({
       sessionsDir: dir,
       workdir: "/w",
       id: "01k5zzzzzzzzzzzzzzzzzzzzzy",

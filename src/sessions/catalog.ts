@@ -9,7 +9,7 @@ import { join } from "node:path";
 import type { HeaderEntry } from "./entries.ts";
 import { parseEntry, parseHeader } from "./parse_entry.ts";
 import { findLockHolder, lockPathOf, SessionLockedError } from "./lock.ts";
-import { projectDirSync } from "./project.ts";
+import { projectDir } from "./project.ts";
 import { errorMessage } from "../unknown.ts";
 
 /** One stored session, as listed. */
@@ -64,15 +64,6 @@ export async function listSessions(
   return await Promise.all(files.map(summarise));
 }
 
-/** The most recently changed session of `workdir`, or null when it has none. */
-export async function latestSession(
-  sessionsDir: string,
-  workdir: string,
-): Promise<SessionSummary | null> {
-  const newest = await latestSessionFile(sessionsDir, workdir);
-  return newest === null ? null : await summarise(newest);
-}
-
 /** The id and file of the most recently changed session of `workdir`, without reading it. */
 export async function latestSessionFile(
   sessionsDir: string,
@@ -81,19 +72,6 @@ export async function latestSessionFile(
   const files = await sessionFiles(sessionsDir, workdir);
   sortNewestFirst(files);
   return files[0] ?? null;
-}
-
-/**
- * The session of `workdir` whose id is `id` or starts with it.
- *
- * @throws {SessionNotFoundError} when no session or several match
- */
-export async function findSession(
-  sessionsDir: string,
-  workdir: string,
-  id: string,
-): Promise<SessionSummary> {
-  return await summarise(await findSessionFile(sessionsDir, workdir, id));
 }
 
 /**
@@ -147,7 +125,7 @@ export interface SessionFile {
 }
 
 async function sessionFiles(sessionsDir: string, workdir: string): Promise<SessionFile[]> {
-  const dir = projectDirSync(sessionsDir, workdir);
+  const dir = await projectDir(sessionsDir, workdir);
   const names: string[] = [];
   try {
     for await (const item of Deno.readDir(dir)) {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import {
-  findSession,
-  latestSession,
+  findSessionFile,
+  latestSessionFile,
   listSessions,
   removeSession,
   SessionNotFoundError,
@@ -9,7 +9,7 @@ import {
 } from "./catalog.ts";
 import { userText } from "../llm/messages.ts";
 import { SessionLockedError } from "./lock.ts";
-import { projectDirSync } from "./project.ts";
+import { projectDir } from "./project.ts";
 import { createSessionWriter } from "./writer.ts";
 
 const WORKDIR = "/work/project";
@@ -30,7 +30,7 @@ async function session(
   prompts: string[],
   options: { title?: string; mtime: number; workdir?: string },
 ): Promise<string> {
-  const writer = createSessionWriter({
+  const writer = await createSessionWriter({
     sessionsDir,
     workdir: options.workdir ?? WORKDIR,
     id,
@@ -82,7 +82,7 @@ Deno.test("listSessions() lists the workspace's sessions newest first with their
     assert.equal(newest?.model, "fake/m");
     assert.equal(newest?.createdAt, "2026-01-01T00:00:00.000Z");
     assert.equal(newest?.problem, undefined);
-    assert.equal((await latestSession(sessionsDir, WORKDIR))?.id, "01bbbbbbbbbbbbbbbbbbbbbbbb");
+    assert.equal((await latestSessionFile(sessionsDir, WORKDIR))?.id, "01bbbbbbbbbbbbbbbbbbbbbbbb");
   });
 });
 
@@ -90,7 +90,7 @@ Deno.test("listSessions() breaks ties by id and reports a file without a valid h
   await withHome(async (sessionsDir) => {
     await session(sessionsDir, "01aaaaaaaaaaaaaaaaaaaaaaaa", ["a"], { mtime: 5_000 });
     await session(sessionsDir, "01bbbbbbbbbbbbbbbbbbbbbbbb", ["b"], { mtime: 5_000 });
-    const broken = `${projectDirSync(sessionsDir, WORKDIR)}/01zzzzzzzzzzzzzzzzzzzzzzzz.jsonl`;
+    const broken = `${await projectDir(sessionsDir, WORKDIR)}/01zzzzzzzzzzzzzzzzzzzzzzzz.jsonl`;
     await Deno.writeTextFile(broken, "not json\n");
     await Deno.utime(broken, 1, 1);
     const list = await listSessions(sessionsDir, WORKDIR);
@@ -99,39 +99,42 @@ Deno.test("listSessions() breaks ties by id and reports a file without a valid h
   });
 });
 
-Deno.test("listSessions() and latestSession() find nothing in a workspace without sessions", async () => {
+Deno.test("listSessions() and latestSessionFile() find nothing in a workspace without sessions", async () => {
   await withHome(async (sessionsDir) => {
     assert.deepEqual(await listSessions(sessionsDir, WORKDIR), []);
-    assert.equal(await latestSession(sessionsDir, WORKDIR), null);
+    assert.equal(await latestSessionFile(sessionsDir, WORKDIR), null);
   });
 });
 
-Deno.test("findSession() accepts a full id or a unique prefix, in any case", async () => {
+Deno.test("findSessionFile() accepts a full id or a unique prefix, in any case", async () => {
   await withHome(async (sessionsDir) => {
     await session(sessionsDir, "01abcaaaaaaaaaaaaaaaaaaaaa", ["a"], { mtime: 1_000 });
     await session(sessionsDir, "01abdaaaaaaaaaaaaaaaaaaaaa", ["b"], { mtime: 1_000 });
     assert.equal(
-      (await findSession(sessionsDir, WORKDIR, "01abcaaaaaaaaaaaaaaaaaaaaa")).title,
-      "a",
+      (await findSessionFile(sessionsDir, WORKDIR, "01abcaaaaaaaaaaaaaaaaaaaaa")).id,
+      "01abcaaaaaaaaaaaaaaaaaaaaa",
     );
-    assert.equal((await findSession(sessionsDir, WORKDIR, "01ABD")).title, "b");
+    assert.equal(
+      (await findSessionFile(sessionsDir, WORKDIR, "01ABD")).id,
+      "01abdaaaaaaaaaaaaaaaaaaaaa",
+    );
   });
 });
 
-Deno.test("findSession() says when no session or several match", async () => {
+Deno.test("findSessionFile() says when no session or several match", async () => {
   await withHome(async (sessionsDir) => {
     await session(sessionsDir, "01abcaaaaaaaaaaaaaaaaaaaaa", ["a"], { mtime: 1_000 });
     await session(sessionsDir, "01abdaaaaaaaaaaaaaaaaaaaaa", ["b"], { mtime: 1_000 });
-    await assert.rejects(findSession(sessionsDir, WORKDIR, "01ab"), (error: unknown) => {
+    await assert.rejects(findSessionFile(sessionsDir, WORKDIR, "01ab"), (error: unknown) => {
       return error instanceof SessionNotFoundError &&
         error.message ===
           'session id "01ab" is ambiguous: it matches 01abcaaaaaaaaaaaaaaaaaaaaa, 01abdaaaaaaaaaaaaaaaaaaaaa (give more characters)';
     });
-    await assert.rejects(findSession(sessionsDir, WORKDIR, "01x"), (error: unknown) => {
+    await assert.rejects(findSessionFile(sessionsDir, WORKDIR, "01x"), (error: unknown) => {
       return error instanceof SessionNotFoundError && error.matches.length === 0 &&
         error.message === 'no session "01x" in this workspace (rienda sessions lists them)';
     });
-    await assert.rejects(findSession(sessionsDir, WORKDIR, ""), SessionNotFoundError);
+    await assert.rejects(findSessionFile(sessionsDir, WORKDIR, ""), SessionNotFoundError);
   });
 });
 

@@ -28,8 +28,6 @@ import type {
   UserBlock,
 } from "../llm/messages.ts";
 
-export { parseEntry, parseHeader } from "./parse_entry.ts";
-
 /** The format version this code writes and reads. */
 export const SESSION_FORMAT_VERSION = 1;
 
@@ -192,7 +190,7 @@ export function toMessageFields(message: Message): Extract<NewEntry, { kind: "me
 }
 
 /** The on-disk blocks of an llm message, in order. */
-export function toEntryBlocks(message: Message): EntryBlock[] {
+function toEntryBlocks(message: Message): EntryBlock[] {
   const blocks: readonly (UserBlock | AssistantBlock)[] = message.blocks;
   return blocks.map(toEntryBlock);
 }

@@ -1,12 +1,7 @@
 import assert from "node:assert/strict";
 import type { Message } from "../llm/messages.ts";
-import {
-  type MessageEntry,
-  parseEntry,
-  toEntryBlocks,
-  toMessage,
-  toMessageFields,
-} from "./entries.ts";
+import { type MessageEntry, toMessage, toMessageFields } from "./entries.ts";
+import { parseEntry } from "./parse_entry.ts";
 import { CONVERSATION } from "./testdata/conversation.ts";
 
 function asEntry(message: Message): MessageEntry {
@@ -27,10 +22,10 @@ Deno.test("toMessage() inverts toMessageFields() for every block type, through J
   }
 });
 
-Deno.test("toEntryBlocks() uses the on-disk field names of docs/formats.md", () => {
+Deno.test("toMessageFields() uses the on-disk field names of docs/formats.md", () => {
   const [, assistant, results] = CONVERSATION;
   assert.ok(assistant && results);
-  assert.deepEqual(toEntryBlocks(assistant), [
+  assert.deepEqual(toMessageFields(assistant).blocks, [
     { type: "thinking", thinking: "I should run ls.", thinkingSignature: "sig-1" },
     { type: "thinking", thinking: "", thinkingSignature: "opaque", redacted: true },
     { type: "thinking", thinking: "no signature here" },
@@ -49,7 +44,7 @@ Deno.test("toEntryBlocks() uses the on-disk field names of docs/formats.md", () 
       toolCallRawArguments: "{not json",
     },
   ]);
-  assert.deepEqual(toEntryBlocks(results)[1], {
+  assert.deepEqual(toMessageFields(results).blocks[1], {
     type: "tool_result",
     toolResultCallId: "call_2",
     toolResult: [{

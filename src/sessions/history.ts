@@ -81,15 +81,6 @@ export function activeBranch(data: SessionEntries): Entry[] {
   return branch.reverse();
 }
 
-/** The llm messages of the active branch in order, compactions ignored. */
-export function branchMessages(data: SessionEntries): Message[] {
-  const messages: Message[] = [];
-  for (const entry of activeBranch(data)) {
-    if (entry.kind === "message") messages.push(toMessage(entry));
-  }
-  return messages;
-}
-
 /** The messages, agent, model and reasoning level the active branch continues with. */
 export function branchContext(data: SessionEntries): BranchContext {
   const branch = activeBranch(data);

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { Entry, HeaderEntry, MessageEntry } from "./entries.ts";
-import { activeBranch, activeLeafId, branchContext, branchMessages } from "./history.ts";
+import { activeBranch, activeLeafId, branchContext } from "./history.ts";
 
 const HEADER: HeaderEntry = {
   kind: "header",
@@ -97,8 +97,8 @@ Deno.test("activeBranch() keeps unknown kinds in the chain and stops on a forwar
   assert.equal(activeBranch({ header: HEADER, entries: loop }).length, 2);
 });
 
-Deno.test("branchMessages() returns the llm messages of the active branch only", () => {
-  const messages = branchMessages({ header: HEADER, entries: REWOUND });
+Deno.test("branchContext() holds the llm messages of the active branch only", () => {
+  const { messages } = branchContext({ header: HEADER, entries: REWOUND });
   assert.deepEqual(messages.map((message) => message.role), [
     "user",
     "assistant",

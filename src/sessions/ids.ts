@@ -8,12 +8,7 @@
 /** Crockford base32, lowercase: no i, l, o, u. */
 const CROCKFORD = "0123456789abcdefghjkmnpqrstvwxyz";
 
-/** Characters of a session id: 10 of time (48 bits), 16 of randomness (80 bits). */
-export const SESSION_ID_LENGTH = 26;
-
-/** A well-formed session id: 26 lowercase Crockford base32 characters. */
-export const SESSION_ID_REGEXP = /^[0-9a-hjkmnp-tv-z]{26}$/;
-
+// A session id is 26 characters: 10 of time (48 bits), 16 of randomness (80 bits).
 const TIME_CHARS = 10;
 const RANDOM_BYTES = 10;
 const MAX_TIME_MS = 2 ** 48 - 1;
@@ -51,14 +46,6 @@ export function newSessionId(now: Date = new Date()): string {
   lastTimeMs = timeMs;
   lastRandom = random;
   return encodeTime(timeMs) + encodeRandom(random);
-}
-
-/** The creation time encoded in a session id, or null when the id is not one. */
-export function sessionIdTime(id: string): Date | null {
-  if (!SESSION_ID_REGEXP.test(id)) return null;
-  let timeMs = 0;
-  for (const char of id.slice(0, TIME_CHARS)) timeMs = timeMs * 32 + CROCKFORD.indexOf(char);
-  return timeMs > MAX_TIME_MS ? null : new Date(timeMs);
 }
 
 /** A new 8-character lowercase hex entry id not present in `taken` (which it joins). */

@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
-import { newEntryId, newSessionId, SESSION_ID_REGEXP, sessionIdTime } from "./ids.ts";
+import { newEntryId, newSessionId } from "./ids.ts";
+
+const SESSION_ID_REGEXP = /^[0-9a-hjkmnp-tv-z]{26}$/;
 
 Deno.test("newSessionId() makes 26 lowercase Crockford base32 characters", () => {
   for (let i = 0; i < 50; i++) {
@@ -28,13 +30,6 @@ Deno.test("newSessionId() stays strictly increasing within one millisecond", () 
 Deno.test("newSessionId() rejects times outside 48 bits", () => {
   assert.throws(() => newSessionId(new Date(-1)), /time must be within/);
   assert.throws(() => newSessionId(new Date(2 ** 48)), /time must be within/);
-});
-
-Deno.test("sessionIdTime() reads back the time of an id and rejects other text", () => {
-  const when = new Date(1_765_432_109_876);
-  assert.equal(sessionIdTime(newSessionId(when))?.getTime(), when.getTime());
-  assert.equal(sessionIdTime("not-an-id"), null);
-  assert.equal(sessionIdTime("0".repeat(25) + "u"), null);
 });
 
 Deno.test("newEntryId() returns 8 hex characters never in the taken set, and adds them", () => {

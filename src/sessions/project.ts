@@ -7,7 +7,6 @@
  */
 
 import { join } from "node:path";
-import { sha256Hex } from "./sha256.ts";
 
 /** Characters of the slug kept from the end of the path. */
 const MAX_SLUG_CHARS = 48;
@@ -22,24 +21,16 @@ const EDGE_DASHES_REGEXP = /^-+|-+$/g;
  * The project id of an absolute workspace path, e.g.
  * `/home/ana/code/Web App` → `home-ana-code-web-app-1a2b3c4d`.
  */
-export function projectId(workdir: string): Promise<string> {
-  return Promise.resolve(projectIdSync(workdir));
+export async function projectId(workdir: string): Promise<string> {
+  const path = normalizeWorkdir(workdir);
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(path));
+  const hex = Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, "0"));
+  return `${slugOf(path)}-${hex.join("").slice(0, HASH_CHARS)}`;
 }
 
 /** The folder holding the sessions of `workdir` under `sessionsDir`. */
-export function projectDir(sessionsDir: string, workdir: string): Promise<string> {
-  return Promise.resolve(projectDirSync(sessionsDir, workdir));
-}
-
-/** {@link projectId} without the promise. */
-export function projectIdSync(workdir: string): string {
-  const path = normalizeWorkdir(workdir);
-  return `${slugOf(path)}-${sha256Hex(path).slice(0, HASH_CHARS)}`;
-}
-
-/** {@link projectDir} without the promise. */
-export function projectDirSync(sessionsDir: string, workdir: string): string {
-  return join(sessionsDir, projectIdSync(workdir));
+export async function projectDir(sessionsDir: string, workdir: string): Promise<string> {
+  return join(sessionsDir, await projectId(workdir));
 }
 
 /** The readable part of a project id: lowercase, alphanumeric runs joined by dashes. */

@@ -19,7 +19,7 @@ import {
 import { activeLeafId } from "./history.ts";
 import { newEntryId } from "./ids.ts";
 import { acquireSessionLock, type SessionLock, SessionLockedError } from "./lock.ts";
-import { projectDirSync } from "./project.ts";
+import { projectDir } from "./project.ts";
 import { readSessionFile, type SessionData, SessionFileError } from "./reader.ts";
 import { errorMessage } from "../unknown.ts";
 
@@ -61,21 +61,27 @@ export interface CreateSessionWriterOptions {
   readonly now?: () => Date;
 }
 
-/** Options of {@link openSessionWriter} and {@link openSession}. */
+/** Options of {@link openSession}. */
 export interface OpenSessionOptions {
   /** The clock of `createdAt` fields. @default () => new Date() */
   readonly now?: () => Date;
 }
 
 /** The file of session `id` of `workdir` under `sessionsDir`. */
-export function sessionPath(sessionsDir: string, workdir: string, id: string): string {
-  return join(projectDirSync(sessionsDir, workdir), `${id}.jsonl`);
+export async function sessionPath(
+  sessionsDir: string,
+  workdir: string,
+  id: string,
+): Promise<string> {
+  return join(await projectDir(sessionsDir, workdir), `${id}.jsonl`);
 }
 
 /** A writer for a new session; nothing touches the disk before the first append. */
-export function createSessionWriter(options: CreateSessionWriterOptions): SessionFileWriter {
+export async function createSessionWriter(
+  options: CreateSessionWriterOptions,
+): Promise<SessionFileWriter> {
   const { sessionsDir, workdir, id, agent, model, now = () => new Date() } = options;
-  const path = sessionPath(sessionsDir, workdir, id);
+  const path = await sessionPath(sessionsDir, workdir, id);
   return createWriter({
     id,
     path,
@@ -121,27 +127,6 @@ export async function openSession(
   try {
     const data = await readSessionFile(path);
     return { data, writer: await writerOver(path, data, lock, options) };
-  } catch (error) {
-    await lock.release();
-    throw error;
-  }
-}
-
-/**
- * A writer continuing `session` (read from `path` before): entries follow
- * its active leaf. Takes the lock and refuses when the file changed since.
- *
- * @throws {SessionLockedError} when another live process writes the session
- * @throws {SessionFileError} when the file changed after it was read
- */
-export async function openSessionWriter(
-  path: string,
-  session: SessionData,
-  options: OpenSessionOptions = {},
-): Promise<SessionFileWriter> {
-  const lock = await acquireSessionLock(path, session.header.id);
-  try {
-    return await writerOver(path, session, lock, options);
   } catch (error) {
     await lock.release();
     throw error;

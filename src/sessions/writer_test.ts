@@ -2,12 +2,17 @@ import assert from "node:assert/strict";
 import { dirname } from "node:path";
 import { CONVERSATION } from "./testdata/conversation.ts";
 import { toMessageFields } from "./entries.ts";
-import { branchMessages } from "./history.ts";
+import { branchContext, type SessionEntries } from "./history.ts";
 import { newSessionId } from "./ids.ts";
 import { SessionLockedError } from "./lock.ts";
-import { projectIdSync } from "./project.ts";
-import { readSessionFile, SessionFileError } from "./reader.ts";
-import { createSessionWriter, openSession, openSessionWriter, sessionPath } from "./writer.ts";
+import { projectId } from "./project.ts";
+import { readSessionFile } from "./reader.ts";
+import { createSessionWriter, openSession, sessionPath } from "./writer.ts";
+
+/** The messages of the active branch. */
+function branchMessages(data: SessionEntries) {
+  return branchContext(data).messages;
+}
 
 const UNIX = Deno.build.os !== "windows";
 
@@ -39,8 +44,8 @@ async function lines(path: string): Promise<Record<string, unknown>[]> {
 
 Deno.test("createSessionWriter() writes nothing before the first append", async () => {
   await withHome(async (sessionsDir) => {
-    const writer = newWriter(sessionsDir);
-    assert.equal(writer.path, sessionPath(sessionsDir, "/work/project", writer.id));
+    const writer = await newWriter(sessionsDir);
+    assert.equal(writer.path, await sessionPath(sessionsDir, "/work/project", writer.id));
     await writer.close();
     await assert.rejects(Deno.stat(sessionsDir), Deno.errors.NotFound);
   });
@@ -48,7 +53,7 @@ Deno.test("createSessionWriter() writes nothing before the first append", async 
 
 Deno.test("append() round-trips every block type through the file", async () => {
   await withHome(async (sessionsDir) => {
-    await using writer = newWriter(sessionsDir);
+    await using writer = await newWriter(sessionsDir);
     for (const message of CONVERSATION) await writer.append(message);
     const data = await readSessionFile(writer.path);
     assert.deepEqual(branchMessages(data), CONVERSATION);
@@ -58,7 +63,7 @@ Deno.test("append() round-trips every block type through the file", async () => 
 
 Deno.test("append() writes the header first and chains each entry to the previous one", async () => {
   await withHome(async (sessionsDir) => {
-    const writer = newWriter(sessionsDir);
+    const writer = await newWriter(sessionsDir);
     for (const message of CONVERSATION.slice(0, 3)) await writer.append(message);
     await writer.close();
     const [header, ...entries] = await lines(writer.path);
@@ -93,7 +98,7 @@ Deno.test({
     await withHome(async (sessionsDir) => {
       const previous = Deno.umask(0o000);
       try {
-        await using writer = newWriter(sessionsDir);
+        await using writer = await newWriter(sessionsDir);
         await writer.append(CONVERSATION[0] ?? { role: "user", blocks: [] });
         assert.equal((await Deno.stat(writer.path)).mode! & 0o777, 0o600);
         assert.equal((await Deno.stat(dirname(writer.path))).mode! & 0o777, 0o700);
@@ -109,7 +114,7 @@ Deno.test("appendEntry() stores switches, and a leaf makes the next entry start 
   await withHome(async (sessionsDir) => {
     const [prompt, answer] = CONVERSATION;
     assert.ok(prompt && answer);
-    await using writer = newWriter(sessionsDir);
+    await using writer = await newWriter(sessionsDir);
     const first = await writer.appendEntry(toMessageFields(prompt));
     await writer.append(answer);
     const model = await writer.appendEntry({ kind: "model", model: "openai/gpt-4o" });
@@ -133,7 +138,7 @@ Deno.test("appendEntry() stores switches, and a leaf makes the next entry start 
 
 Deno.test("append() keeps call order when appends are not awaited one by one", async () => {
   await withHome(async (sessionsDir) => {
-    await using writer = newWriter(sessionsDir);
+    await using writer = await newWriter(sessionsDir);
     await Promise.all(CONVERSATION.map((message) => writer.append(message)));
     assert.deepEqual(branchMessages(await readSessionFile(writer.path)), CONVERSATION);
   });
@@ -141,7 +146,7 @@ Deno.test("append() keeps call order when appends are not awaited one by one", a
 
 Deno.test("close() lets appends already made finish, then refuses new ones", async () => {
   await withHome(async (sessionsDir) => {
-    const writer = newWriter(sessionsDir);
+    const writer = await newWriter(sessionsDir);
     const pending = CONVERSATION.map((message) => writer.append(message));
     await writer.close();
     await Promise.all(pending);
@@ -157,10 +162,10 @@ Deno.test("append() names the file when it cannot be created", async () => {
   await withHome(async (sessionsDir) => {
     await Deno.mkdir(sessionsDir);
     await Deno.writeTextFile(
-      `${sessionsDir}/${projectIdSync("/work/project")}`,
+      `${sessionsDir}/${await projectId("/work/project")}`,
       "a file, not a folder",
     );
-    const writer = newWriter(sessionsDir);
+    const writer = await newWriter(sessionsDir);
     await assert.rejects(
       writer.append(CONVERSATION[0] ?? { role: "user", blocks: [] }),
       /cannot create the session file: /,
@@ -171,7 +176,7 @@ Deno.test("append() names the file when it cannot be created", async () => {
 
 Deno.test("close() releases the lock so the session can be continued", async () => {
   await withHome(async (sessionsDir) => {
-    const writer = newWriter(sessionsDir);
+    const writer = await newWriter(sessionsDir);
     await writer.append(CONVERSATION[0] ?? { role: "user", blocks: [] });
     await assert.rejects(openSession(writer.path), SessionLockedError);
     await writer.close();
@@ -188,7 +193,7 @@ Deno.test("close() releases the lock so the session can be continued", async () 
 
 Deno.test("openSession() continues the file from its active leaf", async () => {
   await withHome(async (sessionsDir) => {
-    const first = newWriter(sessionsDir);
+    const first = await newWriter(sessionsDir);
     for (const message of CONVERSATION.slice(0, 2)) await first.append(message);
     await first.close();
     const { data, writer } = await openSession(first.path);
@@ -203,15 +208,14 @@ Deno.test("openSession() continues the file from its active leaf", async () => {
   });
 });
 
-Deno.test("openSessionWriter() cuts a torn last line before appending", async () => {
+Deno.test("openSession() cuts a torn last line before appending", async () => {
   await withHome(async (sessionsDir) => {
-    const first = newWriter(sessionsDir);
+    const first = await newWriter(sessionsDir);
     for (const message of CONVERSATION.slice(0, 2)) await first.append(message);
     await first.close();
     await Deno.writeTextFile(first.path, '{"kind":"message","id":"dead', { append: true });
-    const data = await readSessionFile(first.path);
+    const { data, writer } = await openSession(first.path);
     assert.equal(data.warnings.length, 1);
-    const writer = await openSessionWriter(first.path, data);
     await writer.append(CONVERSATION[2] ?? { role: "user", blocks: [] });
     await writer.close();
     const read = await readSessionFile(first.path);
@@ -220,40 +224,24 @@ Deno.test("openSessionWriter() cuts a torn last line before appending", async ()
   });
 });
 
-Deno.test("openSessionWriter() adds the newline a complete last line lacks", async () => {
+Deno.test("openSession() adds the newline a complete last line lacks", async () => {
   await withHome(async (sessionsDir) => {
-    const first = newWriter(sessionsDir);
+    const first = await newWriter(sessionsDir);
     await first.append(CONVERSATION[0] ?? { role: "user", blocks: [] });
     await first.close();
     await Deno.writeTextFile(first.path, (await Deno.readTextFile(first.path)).trimEnd());
-    const writer = await openSessionWriter(first.path, await readSessionFile(first.path));
+    const { writer } = await openSession(first.path);
     await writer.append(CONVERSATION[1] ?? { role: "user", blocks: [] });
     await writer.close();
     assert.deepEqual(branchMessages(await readSessionFile(first.path)), CONVERSATION.slice(0, 2));
   });
 });
 
-Deno.test("openSessionWriter() refuses a file that changed after it was read", async () => {
+Deno.test("openSession() refuses a second writer of the same session", async () => {
   await withHome(async (sessionsDir) => {
-    const first = newWriter(sessionsDir);
+    const first = await newWriter(sessionsDir);
     await first.append(CONVERSATION[0] ?? { role: "user", blocks: [] });
-    await first.close();
-    const data = await readSessionFile(first.path);
-    await Deno.writeTextFile(first.path, "\n", { append: true });
-    await assert.rejects(openSessionWriter(first.path, data), (error: unknown) => {
-      return error instanceof SessionFileError &&
-        /changed while it was being opened/.test(error.message);
-    });
-    await assert.rejects(Deno.stat(`${first.path}.lock`), Deno.errors.NotFound);
-  });
-});
-
-Deno.test("openSessionWriter() refuses a second writer of the same session", async () => {
-  await withHome(async (sessionsDir) => {
-    const first = newWriter(sessionsDir);
-    await first.append(CONVERSATION[0] ?? { role: "user", blocks: [] });
-    const data = await readSessionFile(first.path);
-    await assert.rejects(openSessionWriter(first.path, data), (error: unknown) => {
+    await assert.rejects(openSession(first.path), (error: unknown) => {
       return error instanceof SessionLockedError &&
         error.message ===
           `session ${first.id} is in use by another rienda process (pid ${Deno.pid})`;
