@@ -168,10 +168,12 @@ export async function measureExtensions(): Promise<string[]> {
   const payload = { id: "c", name: "trivial", arguments: {} };
   const chain = async () => {
     const gate = await runner.beforeToolExecute(payload, signal);
-    if (!gate.allow) throw new Error("refused");
+    if (gate.kind !== "done" || !gate.value.allow) throw new Error("refused");
     const result = await tool.execute({}, { callId: "c", workdir: dir, signal, output: () => {} });
     const after = await runner.afterToolExecute(payload, result, signal);
-    if (after.text !== "ok.....") throw new Error(`unexpected chain result ${after.text}`);
+    if (after.kind !== "done" || after.value.text !== "ok.....") {
+      throw new Error(`unexpected chain result ${JSON.stringify(after)}`);
+    }
   };
   await timeEach(5, chain);
   const chains = await timeEach(CHAINS, chain, 3);

@@ -41,7 +41,7 @@ Deno.test("SIGINT stops a while (true) {} tool: exit 130, stored error result, a
   assert.equal(provider.requests.length, 1);
   const session = checkSession(await env.readSession(sessionIdOf(result.stderr)));
   assert.deepEqual(
-    at(session.entries[2], "blocks"),
+    at(session.entries[3], "blocks"),
     [toolResultBlock("call_1", "the run was interrupted while the tool ran", true)],
   );
   assert.equal(await Deno.readTextFile(`${env.workdir}/reason.txt`), "interrupted");

@@ -257,7 +257,7 @@ Deno.test("hooks chain in the agent's order, each seeing the previous output", a
     { id: "call_2", content: 'unknown tool "missing" (available: shell) two one three' },
   ]);
   const session = checkSession(await env.readSession(sessionIdOf(result.stderr)));
-  assert.equal(at(session.entries[2], "blocks", 1, "toolResultIsError"), true);
+  assert.equal(at(session.entries[3], "blocks", 1, "toolResultIsError"), true);
 });
 
 Deno.test("a refusal ends the beforeToolExecute chain and afterToolExecute still sees it", async () => {

@@ -23,7 +23,7 @@ Deno.test("the same tool call with the same result three rounds in a row ends th
   assert.match(last, /^rienda: /);
   assert.ok(last.includes("same tool call"), last);
   const session = checkSession(await env.readSession(sessionIdOf(result.stderr)));
-  assert.equal(session.entries.length, 7, "prompt + 3 × (call, result)");
+  assert.equal(session.entries.length, 10, "prompt + 3 × (call, tool start, result)");
 });
 
 Deno.test("the same call whose result changes is not a loop", async () => {

@@ -11,9 +11,10 @@ import { startFakeProvider } from "./harness/fake_provider.ts";
 import { at } from "./harness/json.ts";
 import { descendantRunning, processesGone } from "./harness/processes.ts";
 
-/** The stored result text of the first tool call of a session's third entry. */
+/** The stored result text of the first tool call of a session's third message. */
 function firstResultText(entries: readonly Record<string, unknown>[]): string {
-  return String(at(entries[2], "blocks", 0, "toolResult", 0, "text"));
+  const results = entries.filter((entry) => entry.kind === "message")[2];
+  return String(at(results, "blocks", 0, "toolResult", 0, "text"));
 }
 
 /** The pid of the rienda process itself (below `deno task`, or below `script`). */

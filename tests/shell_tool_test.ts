@@ -7,6 +7,7 @@ import {
   toolCallBlock,
   toolResultBlock,
   toolResultsEntry,
+  toolStartEntry,
   userPromptEntry,
 } from "./harness/assertions.ts";
 import { createTestEnv } from "./harness/env.ts";
@@ -52,6 +53,7 @@ Deno.test("a shell round trip is stored as tool_call and tool_result blocks", as
   assert.deepEqual(session.entries, [
     userPromptEntry("greet"),
     assistantEntry([toolCallBlock("call_1", "shell", { command: "echo hi" })], "tool_use"),
+    toolStartEntry("call_1"),
     toolResultsEntry(toolResultBlock("call_1", "hi", false)),
     assistantEntry([{ type: "text", text: "done" }], "end_turn"),
   ]);
@@ -112,12 +114,14 @@ Deno.test("two calls in one turn run in order and their results travel together"
     { role: "tool", content: "two", tool_call_id: "call_2" },
   ]);
   const session = checkSession(await env.readSession(sessionIdOf(result.stderr)));
-  assert.deepEqual(session.entries.slice(1, 3), [
+  assert.deepEqual(session.entries.slice(1, 5), [
     assistantEntry([
       { type: "text", text: "Two things." },
       toolCallBlock("call_1", "shell", { command: "echo one" }),
       toolCallBlock("call_2", "shell", { command: "echo two" }),
     ], "tool_use"),
+    toolStartEntry("call_1"),
+    toolStartEntry("call_2"),
     toolResultsEntry(
       toolResultBlock("call_1", "one", false),
       toolResultBlock("call_2", "two", false),
@@ -172,8 +176,12 @@ Deno.test("a successful command without output returns (no output)", async () =>
   assert.deepEqual(toolResultsOf(provider.requests[1]), [{ id: "call_1", content: "(no output)" }]);
   const session = checkSession(await env.readSession(sessionIdOf(result.stderr)));
   assert.deepEqual(
-    session.entries[2],
-    toolResultsEntry(toolResultBlock("call_1", "(no output)", false)),
+    session.entries.slice(2),
+    [
+      toolStartEntry("call_1"),
+      toolResultsEntry(toolResultBlock("call_1", "(no output)", false)),
+      assistantEntry([{ type: "text", text: "done" }], "end_turn"),
+    ],
   );
 });
 

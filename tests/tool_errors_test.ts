@@ -30,7 +30,9 @@ async function callOnce(call: ScriptedToolCall, agentTools?: string[]) {
   return {
     content: String(sent?.content),
     lines: linesOf(result.stderr),
-    stored: session.entries[2],
+    stored: session.entries.filter((entry) => entry.kind === "message")[2],
+    // tool_start entries: one when the tool started, none when it was not executed.
+    toolStarts: session.entries.filter((entry) => entry.kind === "tool_start").length,
     elapsedMs,
     firstRequest: provider.requests[0],
   };
@@ -101,12 +103,13 @@ Deno.test("a call to a built-in tool the agent does not list is an unknown tool"
 });
 
 Deno.test("arguments that are not valid JSON are not executed", async () => {
-  const { content, stored } = await callOnce({
+  const { content, stored, toolStarts } = await callOnce({
     name: "shell",
     rawArguments: '{"command": "echo hi',
     fragments: 3,
   });
   assert.match(content, /^the tool was not executed: /);
+  assert.equal(toolStarts, 0);
   assert.deepEqual(stored, toolResultsEntry(toolResultBlock("call_1", content, true)));
 });
 

@@ -38,8 +38,11 @@ export interface ContinuedSession {
   readonly warnings: readonly string[];
 }
 
-/** The result stored for a tool call that a crash left without one. */
+/** The result stored for a tool call that a crash left without one, before its tool started. */
 export const UNANSWERED_CALL_RESULT = "the run ended before the tool ran";
+
+/** The result stored for a tool call that a crash left without one while its tool ran. */
+export const UNFINISHED_CALL_RESULT = "the run ended while the tool ran; it may have had effects";
 
 /**
  * Finds, locks and reads the session to continue.
@@ -73,8 +76,10 @@ export async function openContinuedSession(
 
 /**
  * The results to store for the tool calls of the branch's last message when
- * a crash left them without any (an interrupt always stores them itself);
- * null when every call has its result.
+ * a crash left them without any (an interrupt always stores them itself):
+ * {@link UNFINISHED_CALL_RESULT} for a call whose tool had started,
+ * {@link UNANSWERED_CALL_RESULT} for the others; null when every call has
+ * its result.
  */
 export function unansweredCalls(branch: BranchContext): UserMessage | null {
   const last = branch.messages.at(-1);
@@ -86,7 +91,10 @@ export function unansweredCalls(branch: BranchContext): UserMessage | null {
     blocks: calls.map((call) => ({
       type: "tool_result",
       callId: call.id,
-      content: [{ type: "text", text: UNANSWERED_CALL_RESULT }],
+      content: [{
+        type: "text",
+        text: branch.startedCalls.has(call.id) ? UNFINISHED_CALL_RESULT : UNANSWERED_CALL_RESULT,
+      }],
       isError: true,
     })),
   };

@@ -1,10 +1,35 @@
 import assert from "node:assert/strict";
 import { userText } from "../llm/messages.ts";
 import type { BranchContext } from "../sessions/history.ts";
-import { switchEntries, UNANSWERED_CALL_RESULT, unansweredCalls } from "./continue_session.ts";
+import {
+  switchEntries,
+  UNANSWERED_CALL_RESULT,
+  unansweredCalls,
+  UNFINISHED_CALL_RESULT,
+} from "./continue_session.ts";
 
-function branch(messages: BranchContext["messages"]): BranchContext {
+/** A branch whose last answer makes two calls and has no results. */
+const CALLS: BranchContext["messages"] = [
+  userText("go"),
+  {
+    role: "assistant",
+    blocks: [
+      { type: "text", text: "Running." },
+      { type: "tool_call", id: "c1", name: "shell", arguments: {} },
+      { type: "tool_call", id: "c2", name: "http", arguments: {} },
+    ],
+    model: "m",
+    stopReason: "tool_use",
+    usage: null,
+  },
+];
+
+function branch(
+  messages: BranchContext["messages"],
+  startedCalls: readonly string[] = [],
+): BranchContext {
   return {
+    startedCalls: new Set(startedCalls),
     compaction: null,
     messages,
     messageIds: messages.map((_, index) => `m${index}`),
@@ -15,20 +40,7 @@ function branch(messages: BranchContext["messages"]): BranchContext {
 }
 
 Deno.test("unansweredCalls() answers every call of a last assistant message with an error", () => {
-  const repair = unansweredCalls(branch([
-    userText("go"),
-    {
-      role: "assistant",
-      blocks: [
-        { type: "text", text: "Running." },
-        { type: "tool_call", id: "c1", name: "shell", arguments: {} },
-        { type: "tool_call", id: "c2", name: "http", arguments: {} },
-      ],
-      model: "m",
-      stopReason: "tool_use",
-      usage: null,
-    },
-  ]));
+  const repair = unansweredCalls(branch(CALLS));
   assert.deepEqual(repair, {
     role: "user",
     blocks: ["c1", "c2"].map((callId) => ({
@@ -38,6 +50,15 @@ Deno.test("unansweredCalls() answers every call of a last assistant message with
       isError: true,
     })),
   });
+});
+
+Deno.test("unansweredCalls() says a call whose tool had started may have had effects", () => {
+  const repair = unansweredCalls(branch(CALLS, ["c1"]));
+  assert.deepEqual(
+    repair?.blocks.map((block) => block.type === "tool_result" ? block.content[0]?.text : ""),
+    [UNFINISHED_CALL_RESULT, UNANSWERED_CALL_RESULT],
+  );
+  assert.equal(UNFINISHED_CALL_RESULT, "the run ended while the tool ran; it may have had effects");
 });
 
 Deno.test("unansweredCalls() is null when the branch ends with a prompt, results or an answer", () => {

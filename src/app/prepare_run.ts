@@ -30,6 +30,7 @@ import {
 import { resolveModel, ThinkingLevelError } from "./resolve_model.ts";
 import { bindRunSession } from "./run_session.ts";
 import { loadRunTools } from "./run_tools.ts";
+import { checkedTool } from "./checked_tool.ts";
 
 /** What the user asked for. */
 export interface RunRequest {
@@ -141,7 +142,7 @@ export async function prepareRun(request: RunRequest): Promise<RunPlan> {
       modelRef,
       system: systemPromptWith(agent.systemPrompt, workspace),
       model,
-      tools: extensions.tools,
+      tools: extensions.tools.map(checkedTool),
       hooks: extensions.hooks,
       session,
       history: resumed?.history ?? [],

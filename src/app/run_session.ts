@@ -59,6 +59,11 @@ export function bindRunSession(
       await flush();
       ids.push(await writer.appendEntry(toMessageFields(message)));
     },
+    async toolStarted(callId) {
+      if (writer === null) return;
+      await flush();
+      await writer.appendEntry({ kind: "tool_start", callId });
+    },
     async recordCompaction({ summary, keptIndex, tokensBefore }) {
       if (writer === null) return;
       await flush();

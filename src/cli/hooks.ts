@@ -81,15 +81,15 @@ export async function hooksTest(
       `hook "${name}" does not implement ${point} (it implements: ${hook.points.join(", ")})`,
     );
   }
-  const returned = await invokeHook(hook, point, payload.args, {
+  const invoked = await invokeHook(hook, point, payload.args, {
     host: workbench.dirs.host,
     context: workbench.context,
     signal,
   });
-  if (signal.aborted) {
+  if (signal.aborted || invoked.kind === "interrupted") {
     io.stderr.write("rienda: the hook was interrupted\n");
     return EXIT.interrupted;
   }
-  io.stdout.write(`${JSON.stringify(returned)}\n`);
+  io.stdout.write(`${JSON.stringify(invoked.value)}\n`);
   return EXIT.ok;
 }

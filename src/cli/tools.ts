@@ -14,19 +14,17 @@
  * @module
  */
 
+import { checkedTool } from "../app/checked_tool.ts";
 import { loadHomeExtensions, openExtensionWorkbench } from "../app/extension_workbench.ts";
 import { checkMcpServers } from "../app/mcp_check.ts";
 import { loadConfig } from "../config/config.ts";
 import { resolvePaths } from "../config/paths.ts";
 import { loadToolByName } from "../extensions/load_extensions.ts";
-import { validateToolArguments } from "../tools/arguments.ts";
-import { errorResult, type ToolResult } from "../tools/tool.ts";
-import { capToolResult } from "../tools/truncate.ts";
+import { errorResult } from "../tools/tool.ts";
 import type { Io } from "../ui/io.ts";
 import { formatColumns, summary } from "./columns.ts";
 import { EXIT } from "./exit.ts";
 import { parseJsonFlag, workbenchCallbacks } from "./extension_output.ts";
-import { errorMessage } from "../unknown.ts";
 
 /** The call id a `tools test` invocation runs under. */
 export const TEST_CALL_ID = "call_test";
@@ -115,31 +113,24 @@ export async function toolsTest(
     builtins: workbench.builtins,
     context: workbench.context,
   });
-  const validated = await validateToolArguments(tool, args);
-  let result: ToolResult;
   let atLineStart = true;
-  if (!validated.ok) result = errorResult(validated.message);
-  else {
-    try {
-      result = await tool.execute(validated.args, {
-        callId: TEST_CALL_ID,
-        workdir: workbench.workdir,
-        signal,
-        output: (text) => {
-          io.stderr.write(text);
-          if (text !== "") atLineStart = text.endsWith("\n");
-        },
-      });
-    } catch (error) {
-      result = errorResult(errorMessage(error));
-    }
-  }
+  const callable = checkedTool(tool);
+  const checked = await callable.check(args);
+  const result = !checked.ok ? errorResult(checked.message) : await callable.run(checked.args, {
+    callId: TEST_CALL_ID,
+    workdir: workbench.workdir,
+    signal,
+    output: (text) => {
+      io.stderr.write(text);
+      if (text !== "") atLineStart = text.endsWith("\n");
+    },
+  });
   if (!atLineStart) io.stderr.write("\n");
   if (signal.aborted) {
     io.stderr.write("rienda: the tool was interrupted\n");
     return EXIT.interrupted;
   }
-  const text = capToolResult(result.text);
+  const { text } = result;
   io.stdout.write(text === "" || text.endsWith("\n") ? text : `${text}\n`);
   return result.isError ? EXIT.failure : EXIT.ok;
 }

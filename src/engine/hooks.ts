@@ -3,10 +3,14 @@
  * (see `the hooks reference page`). The extension host implements it; the
  * engine never imports the host.
  *
- * - Every method returns the value after the whole chain ran, already
- *   validated: the engine trusts it.
- * - Hook failures never reach the engine: implementations report them as
- *   notices and behave as "no opinion".
+ * - Every method returns what the whole chain came to ({@link Chained}):
+ *   its value, already validated (the engine trusts it); `interrupted` when
+ *   the run's interrupt stopped a hook before it returned, which is never
+ *   "no opinion"; or `withheld` when a payload could not be handed to a hook
+ *   (over the payload limits of `payload_limits.ts`), so the hook never saw
+ *   what it guards or rewrites.
+ * - Other hook failures never reach the engine: implementations report them
+ *   as notices and behave as "no opinion".
  *
  * @module
  */
@@ -53,25 +57,45 @@ export interface ToolResultPayload {
   readonly isError: boolean;
 }
 
+/** What a chain came to (see the module doc). */
+export type Chained<T> =
+  | { readonly kind: "done"; readonly value: T }
+  | { readonly kind: "interrupted" }
+  /** `reason` names the hook and the limit: `hook "x" could not be handed …`. */
+  | { readonly kind: "withheld"; readonly reason: string };
+
 /** The six hook points, each running the agent's whole chain. */
 export interface HookRunner {
   /** Whether any hook implements `point` (lets the engine skip work). */
   has(point: HookPoint): boolean;
-  beforeRun(payload: RunStartPayload, signal: AbortSignal): Promise<void>;
-  afterRun(payload: { readonly reason: EndReason }, signal: AbortSignal): Promise<void>;
-  /** Returns the system prompt for this request only. */
-  beforeModelRequest(payload: ModelRequestPayload, signal: AbortSignal): Promise<string>;
-  /** Returns the (possibly rewritten) text and thinking. */
+  beforeRun(payload: RunStartPayload, signal: AbortSignal): Promise<Chained<null>>;
+  /**
+   * Runs `afterRun` under `signal`; once `signal` is aborted (before the
+   * chain or while it runs) the chain has {@link AFTER_RUN_GRACE_MS} more,
+   * then the hook still running is stopped with a notice.
+   */
+  afterRun(payload: { readonly reason: EndReason }, signal: AbortSignal): Promise<Chained<null>>;
+  /** The system prompt for this request only. */
+  beforeModelRequest(payload: ModelRequestPayload, signal: AbortSignal): Promise<Chained<string>>;
+  /** The (possibly rewritten) text and thinking. */
   afterModelResponse(
     payload: ModelResponsePayload,
     signal: AbortSignal,
-  ): Promise<{ readonly text: string; readonly thinking: string }>;
-  beforeToolExecute(call: ToolCallPayload, signal: AbortSignal): Promise<ToolGate>;
+  ): Promise<Chained<{ readonly text: string; readonly thinking: string }>>;
+  beforeToolExecute(call: ToolCallPayload, signal: AbortSignal): Promise<Chained<ToolGate>>;
   afterToolExecute(
     call: ToolCallPayload,
     result: ToolResultPayload,
     signal: AbortSignal,
-  ): Promise<ToolResultPayload>;
+  ): Promise<Chained<ToolResultPayload>>;
+}
+
+/** How long the `afterRun` chain may still run once the run's signal is aborted. */
+export const AFTER_RUN_GRACE_MS = 2000;
+
+/** A finished chain's value. */
+export function done<T>(value: T): Chained<T> {
+  return { kind: "done", value };
 }
 
 /** The names of the six points. */
@@ -90,11 +114,11 @@ export type HookPoint = typeof HOOK_POINTS[number];
 /** A runner for an agent without hooks: every point is "no opinion". */
 export const NO_HOOKS: HookRunner = {
   has: () => false,
-  beforeRun: () => Promise.resolve(),
-  afterRun: () => Promise.resolve(),
-  beforeModelRequest: (payload) => Promise.resolve(payload.system),
+  beforeRun: () => Promise.resolve(done(null)),
+  afterRun: () => Promise.resolve(done(null)),
+  beforeModelRequest: (payload) => Promise.resolve(done(payload.system)),
   afterModelResponse: (payload) =>
-    Promise.resolve({ text: payload.text, thinking: payload.thinking }),
-  beforeToolExecute: (call) => Promise.resolve({ allow: true, arguments: call.arguments }),
-  afterToolExecute: (_call, result) => Promise.resolve(result),
+    Promise.resolve(done({ text: payload.text, thinking: payload.thinking })),
+  beforeToolExecute: (call) => Promise.resolve(done({ allow: true, arguments: call.arguments })),
+  afterToolExecute: (_call, result) => Promise.resolve(done(result)),
 };

@@ -8,7 +8,7 @@
 
 import type { AssistantBlock, AssistantMessage, Message } from "../llm/messages.ts";
 import { textOf, toolCallsOf } from "../llm/messages.ts";
-import type { HookRunner, ModelRequestPayload } from "./hooks.ts";
+import { type Chained, done, type HookRunner, type ModelRequestPayload } from "./hooks.ts";
 
 /**
  * The read-only `[{role, text}]` view of a conversation that hooks receive.
@@ -26,16 +26,20 @@ function snapshotText(message: Message): string {
   ).join("\n");
 }
 
-/** Runs the `afterModelResponse` chain and applies its text and thinking. */
+/**
+ * Runs the `afterModelResponse` chain and applies its text and thinking; an
+ * unfinished chain (`interrupted`, `withheld`) comes back as it is, and the
+ * message must then be neither printed nor stored.
+ */
 export async function applyResponseHooks(
   message: AssistantMessage,
   hooks: HookRunner,
   signal: AbortSignal,
-): Promise<AssistantMessage> {
-  if (!hooks.has("afterModelResponse")) return message;
+): Promise<Chained<AssistantMessage>> {
+  if (!hooks.has("afterModelResponse")) return done(message);
   const text = textOf(message);
   const thinking = thinkingOf(message);
-  const rewritten = await hooks.afterModelResponse(
+  const chained = await hooks.afterModelResponse(
     {
       text,
       thinking,
@@ -47,8 +51,13 @@ export async function applyResponseHooks(
     },
     signal,
   );
-  if (rewritten.text === text && rewritten.thinking === thinking) return message;
-  return { ...message, blocks: rewriteBlocks(message.blocks, rewritten, { text, thinking }) };
+  if (chained.kind !== "done") return chained;
+  const rewritten = chained.value;
+  if (rewritten.text === text && rewritten.thinking === thinking) return done(message);
+  return done({
+    ...message,
+    blocks: rewriteBlocks(message.blocks, rewritten, { text, thinking }),
+  });
 }
 
 function thinkingOf(message: AssistantMessage): string {

@@ -1,6 +1,6 @@
 import { deepStrictEqual } from "node:assert/strict";
 import type { AssistantMessage } from "../llm/messages.ts";
-import { type HookRunner, NO_HOOKS } from "./hooks.ts";
+import { type Chained, done, type HookRunner, NO_HOOKS } from "./hooks.ts";
 import { applyResponseHooks, requestSnapshot } from "./response_hooks.ts";
 
 function rewriting(text: string | null, thinking: string | null): HookRunner {
@@ -8,8 +8,16 @@ function rewriting(text: string | null, thinking: string | null): HookRunner {
     ...NO_HOOKS,
     has: (point) => point === "afterModelResponse",
     afterModelResponse: (payload) =>
-      Promise.resolve({ text: text ?? payload.text, thinking: thinking ?? payload.thinking }),
+      Promise.resolve(
+        done({ text: text ?? payload.text, thinking: thinking ?? payload.thinking }),
+      ),
   };
+}
+
+/** The message of a finished chain. */
+function value(chained: Chained<AssistantMessage>): AssistantMessage {
+  if (chained.kind !== "done") throw new Error(`the chain ended ${chained.kind}`);
+  return chained.value;
 }
 
 const message: AssistantMessage = {
@@ -25,10 +33,8 @@ const message: AssistantMessage = {
 };
 
 Deno.test("applyResponseHooks() replaces the text and keeps other blocks in place", async () => {
-  const out = await applyResponseHooks(
-    message,
-    rewriting("card [redacted]", null),
-    AbortSignal.any([]),
+  const out = value(
+    await applyResponseHooks(message, rewriting("card [redacted]", null), AbortSignal.any([])),
   );
   deepStrictEqual(out.blocks, [
     { type: "thinking", thinking: "hmm", signature: "sig" },
@@ -38,20 +44,24 @@ Deno.test("applyResponseHooks() replaces the text and keeps other blocks in plac
 });
 
 Deno.test("applyResponseHooks() drops the signature of rewritten thinking", async () => {
-  const out = await applyResponseHooks(message, rewriting(null, "clean"), AbortSignal.any([]));
+  const out = value(
+    await applyResponseHooks(message, rewriting(null, "clean"), AbortSignal.any([])),
+  );
   deepStrictEqual(out.blocks[0], { type: "thinking", thinking: "clean" });
   deepStrictEqual(out.blocks[1], message.blocks[1]);
 });
 
 Deno.test("applyResponseHooks() inserts new text before the tool calls", async () => {
   const toolOnly: AssistantMessage = { ...message, blocks: [message.blocks[2]!] };
-  const out = await applyResponseHooks(toolOnly, rewriting("note", null), AbortSignal.any([]));
+  const out = value(
+    await applyResponseHooks(toolOnly, rewriting("note", null), AbortSignal.any([])),
+  );
   deepStrictEqual(out.blocks.map((block) => block.type), ["text", "tool_call"]);
 });
 
 Deno.test("applyResponseHooks() returns the message untouched without such hooks", async () => {
   const out = await applyResponseHooks(message, NO_HOOKS, AbortSignal.any([]));
-  deepStrictEqual(out, message);
+  deepStrictEqual(out, done(message));
 });
 
 Deno.test("requestSnapshot() shows tool results as their text", () => {

@@ -4,9 +4,13 @@
  * Guarantees:
  * - only complete messages are stored: a partial answer cut by an interrupt
  *   or a failure is dropped;
- * - every stored tool call has a stored result, in call order, in one message;
- * - `afterRun` runs whatever the end reason, with its own grace period after
- *   an interrupt;
+ * - an interrupt never bypasses a hook: the signal is checked after every
+ *   hook chain, and an answer whose `afterModelResponse` chain did not finish
+ *   is neither printed nor stored (the run ends `interrupted`);
+ * - every stored tool call has a stored result, in call order, in one
+ *   message, and a `tool_start` mark before its tool ran (`tool_batch.ts`);
+ * - `afterRun` runs whatever the end reason; an interrupt before or during
+ *   it gives it `AFTER_RUN_GRACE_MS` more and ends the run `interrupted`;
  * - the run never throws: failures end it with reason `error`.
  *
  * @module
@@ -23,19 +27,23 @@ import {
   userText,
 } from "../llm/messages.ts";
 import type { ModelClient, ToolSpec } from "../llm/model_events.ts";
-import type { Tool } from "../tools/tool.ts";
+import type { CallableTool } from "../tools/tool.ts";
 import { type Compactor, createRunContext } from "./compaction.ts";
 import type { EventSink } from "./events.ts";
-import type { EndReason, HookRunner } from "./hooks.ts";
+import { AFTER_RUN_GRACE_MS, type Chained, type EndReason, type HookRunner } from "./hooks.ts";
 import { createLoopGuard, LOOP_GUARD_MESSAGE } from "./loop_guard.ts";
 import { streamModelTurn } from "./model_turn.ts";
 import type { SessionWriter } from "./session_writer.ts";
 import { type CallOutcome, runToolBatch, skippedCalls, toResultMessage } from "./tool_batch.ts";
+import { acceptToolCalls } from "./tool_calls.ts";
 import { applyResponseHooks, requestSnapshot } from "./response_hooks.ts";
 import { errorMessage } from "../unknown.ts";
 
-/** How long `afterRun` may take after an interrupt. */
-export const AFTER_RUN_GRACE_MS = 3_000;
+/**
+ * How much longer than the runner's grace the engine waits for `afterRun`
+ * after an interrupt: a backstop for a runner that does not stop in time.
+ */
+const AFTER_RUN_BACKSTOP_MS = 1_000;
 
 /** Everything a run needs; `app/` builds it. */
 export interface RunOptions {
@@ -45,8 +53,8 @@ export interface RunOptions {
   readonly modelRef: string;
   readonly system: string;
   readonly model: ModelClient;
-  /** The agent's tools, in declaration order. */
-  readonly tools: readonly Tool[];
+  /** The agent's tools, in declaration order, already checked and capped (`app/checked_tool.ts`). */
+  readonly tools: readonly CallableTool[];
   readonly hooks: HookRunner;
   readonly session: SessionWriter;
   /** Earlier messages of the branch being continued (after its last compaction). */
@@ -85,6 +93,7 @@ export async function runAgent(options: RunOptions, prompt: string): Promise<Run
   let error: string | undefined;
   try {
     await loop(options, prompt, state);
+    if (options.signal.aborted) reason = "interrupted";
   } catch (cause) {
     if (options.signal.aborted) {
       reason = "interrupted";
@@ -94,6 +103,11 @@ export async function runAgent(options: RunOptions, prompt: string): Promise<Run
     }
   }
   await runAfterRun(options, reason);
+  // An interrupt while afterRun ran after another end still ends the run as an interrupt.
+  if (options.signal.aborted && reason !== "interrupted") {
+    reason = "interrupted";
+    error = undefined;
+  }
   const outcome: RunOutcome = { reason, text: state.text, usage: state.usage, turns: state.turns };
   const ended = error === undefined ? outcome : { ...outcome, error };
   options.emit({ type: "run_end", ...ended });
@@ -135,8 +149,11 @@ async function loop(options: RunOptions, prompt: string, state: RunState): Promi
     model: options.modelRef,
     diagnostics: options.diagnostics,
   });
-  await hooks.beforeRun(
-    { sessionId: options.sessionId, agentId: options.agentId, modelId: options.modelRef },
+  settled(
+    await hooks.beforeRun(
+      { sessionId: options.sessionId, agentId: options.agentId, modelId: options.modelRef },
+      signal,
+    ),
     signal,
   );
 
@@ -145,12 +162,15 @@ async function loop(options: RunOptions, prompt: string, state: RunState): Promi
     const prepared = await context.prepare(options.system, toolSpecs);
     if (prepared.usage !== null) state.usage = addUsage(state.usage, prepared.usage);
     const system = hooks.has("beforeModelRequest")
-      ? await hooks.beforeModelRequest(
-        {
-          system: options.system,
-          model: options.modelRef,
-          messages: requestSnapshot(prepared.messages),
-        },
+      ? settled(
+        await hooks.beforeModelRequest(
+          {
+            system: options.system,
+            model: options.modelRef,
+            messages: requestSnapshot(prepared.messages),
+          },
+          signal,
+        ),
         signal,
       )
       : options.system;
@@ -163,11 +183,16 @@ async function loop(options: RunOptions, prompt: string, state: RunState): Promi
     });
     state.turns++;
     if (streamed.usage !== null) state.usage = addUsage(state.usage, streamed.usage);
-    const calls = toolCallsOf(streamed);
-    if (calls.length === 0 && textOf(streamed) === "") {
+    const accepted = acceptToolCalls(streamed);
+    const calls = toolCallsOf(accepted.message);
+    if (calls.length === 0 && textOf(accepted.message) === "") {
       throw new RunStop("the model returned an empty response");
     }
-    const message = await applyResponseHooks(streamed, hooks, signal);
+    const rewritten = await applyResponseHooks(accepted.message, hooks, signal);
+    if (rewritten.kind === "withheld") {
+      throw new RunStop(`the answer was neither printed nor stored: ${rewritten.reason}`);
+    }
+    const message = settled(rewritten, signal);
     await session.append(message);
     messages.push(message);
     state.text = textOf(message);
@@ -177,9 +202,10 @@ async function loop(options: RunOptions, prompt: string, state: RunState): Promi
     const limitReached = options.maxTurns !== undefined && state.turns >= options.maxTurns;
     const outcomes: CallOutcome[] = limitReached
       ? skippedCalls(calls, "the tool was not executed: the run reached its --max-turns limit")
-      : await runToolBatch(calls, {
+      : await runToolBatch(calls, accepted.refusals, {
         tools: toolMap,
         hooks,
+        session,
         workdir: options.workdir,
         emit,
         signal,
@@ -195,6 +221,30 @@ async function loop(options: RunOptions, prompt: string, state: RunState): Promi
   }
 }
 
+/**
+ * The value of a finished chain, after checking the signal.
+ *
+ * @throws the signal's reason when the chain was interrupted or the run was
+ * interrupted meanwhile; a {@link RunStop} when a payload was withheld
+ * (the caller words it when it can happen)
+ */
+function settled<T>(chained: Chained<T>, signal: AbortSignal): T {
+  signal.throwIfAborted();
+  switch (chained.kind) {
+    case "done":
+      return chained.value;
+    case "interrupted":
+      // A hook stopped by an interrupt that the signal does not show: still not "no opinion".
+      throw new DOMException("the run was interrupted", "AbortError");
+    case "withheld":
+      throw new RunStop(chained.reason);
+    default: {
+      const never: never = chained;
+      throw new Error(`unexpected chain result ${JSON.stringify(never)}`);
+    }
+  }
+}
+
 function emitMessageEnd(options: RunOptions, message: AssistantMessage): void {
   options.emit({
     type: "message_end",
@@ -205,11 +255,27 @@ function emitMessageEnd(options: RunOptions, message: AssistantMessage): void {
   });
 }
 
+/**
+ * Runs `afterRun` under the run's signal; once that is aborted, waits at
+ * most the runner's grace plus {@link AFTER_RUN_BACKSTOP_MS}.
+ */
 async function runAfterRun(options: RunOptions, reason: EndReason): Promise<void> {
-  const signal = options.signal.aborted ? AbortSignal.timeout(AFTER_RUN_GRACE_MS) : options.signal;
+  const { signal } = options;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let onAbort = () => {};
+  const backstop = new Promise<void>((resolve) => {
+    onAbort = () => {
+      timer = setTimeout(resolve, AFTER_RUN_GRACE_MS + AFTER_RUN_BACKSTOP_MS);
+    };
+    if (signal.aborted) onAbort();
+    else signal.addEventListener("abort", onAbort, { once: true });
+  });
   try {
-    await options.hooks.afterRun({ reason }, signal);
+    await Promise.race([options.hooks.afterRun({ reason }, signal), backstop]);
   } catch {
     // hooks.ts: runners report their own failures; nothing may escape a run.
+  } finally {
+    clearTimeout(timer);
+    signal.removeEventListener("abort", onAbort);
   }
 }

@@ -1,5 +1,6 @@
 /**
- * How the engine persists a run: complete messages only, in order.
+ * How the engine persists a run: complete messages only, in order, and a
+ * mark before each tool starts.
  * `app/run_session.ts` implements it over a session file, or over nothing for
  * `--no-session`.
  *
@@ -12,4 +13,10 @@ import type { Message } from "../llm/messages.ts";
 export interface SessionWriter {
   /** Appends one message as one complete entry (never a partial line). */
   append(message: Message): Promise<void>;
+  /**
+   * Records that the tool of call `callId` (of the last stored message) is
+   * about to start, so a run killed before the results are stored can say
+   * the call may have had effects (docs/sessions.md).
+   */
+  toolStarted(callId: string): Promise<void>;
 }

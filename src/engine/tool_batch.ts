@@ -1,30 +1,42 @@
 /**
  * One turn's tool calls, run one after another in the model's order:
- * `beforeToolExecute` chain → argument validation → tool → `afterToolExecute`
- * chain. Every call gets exactly one result, so the stored history stays
- * valid for every provider even after an interrupt.
+ * `beforeToolExecute` chain → argument check → tool (both given by the app,
+ * which caps the text: `app/checked_tool.ts`) → `afterToolExecute` chain. Every call
+ * gets exactly one result, so the stored history stays valid for every
+ * provider even after an interrupt.
+ *
+ * - A call refused for its arguments (`tool_calls.ts`) skips
+ *   `beforeToolExecute`; `afterToolExecute` sees it with its error result.
+ * - Just before a tool starts, the session records that it started
+ *   (`SessionWriter.toolStarted`), so a crash while it runs is told apart
+ *   from a crash before it ran.
+ * - An interrupt never lets a result skip a rewriting hook: a call whose
+ *   `afterToolExecute` chain did not finish gets {@link INTERRUPTED_WHILE}
+ *   (or {@link INTERRUPTED_BEFORE} when its tool never started).
  *
  * @module
  */
 
 import type { ToolCallBlock, ToolResultBlock, UserMessage } from "../llm/messages.ts";
-import { validateToolArguments } from "../tools/arguments.ts";
-import type { Tool, ToolResult } from "../tools/tool.ts";
+import { payloadProblem } from "../payload_limits.ts";
+import type { CallableTool, ToolResult } from "../tools/tool.ts";
 import { errorResult } from "../tools/tool.ts";
-import { capToolResult } from "../tools/truncate.ts";
 import type { EventSink } from "./events.ts";
 import type { HookRunner, ToolCallPayload } from "./hooks.ts";
+import type { SessionWriter } from "./session_writer.ts";
+import { NOT_EXECUTED } from "./tool_calls.ts";
 import { errorMessage } from "../unknown.ts";
 
 /** Result text of a call the interrupt stopped before it started. */
-export const INTERRUPTED_BEFORE = "the run was interrupted before the tool ran";
-/** Result text of a call the interrupt stopped while it ran. */
-export const INTERRUPTED_WHILE = "the run was interrupted while the tool ran";
+const INTERRUPTED_BEFORE = "the run was interrupted before the tool ran";
+/** Result text of a call the interrupt stopped while it ran (or while its result was rewritten). */
+const INTERRUPTED_WHILE = "the run was interrupted while the tool ran";
 
 /** What a batch needs from the run. */
 export interface ToolBatchOptions {
-  readonly tools: ReadonlyMap<string, Tool>;
+  readonly tools: ReadonlyMap<string, CallableTool>;
   readonly hooks: HookRunner;
+  readonly session: SessionWriter;
   readonly workdir: string;
   readonly emit: EventSink;
   readonly signal: AbortSignal;
@@ -36,9 +48,15 @@ export interface CallOutcome {
   readonly result: ToolResult;
 }
 
-/** Runs every call of a turn and returns the outcomes in call order. */
+/**
+ * Runs every call of a turn and returns the outcomes in call order;
+ * `refusals` holds the results of calls that must not run (by id).
+ *
+ * @throws the session's error when it cannot record that a tool started
+ */
 export async function runToolBatch(
   calls: readonly ToolCallBlock[],
+  refusals: ReadonlyMap<string, string>,
   options: ToolBatchOptions,
 ): Promise<CallOutcome[]> {
   const outcomes: CallOutcome[] = [];
@@ -49,7 +67,7 @@ export async function runToolBatch(
       arguments: call.rawArguments ?? call.arguments,
     };
     options.emit({ type: "tool_call", ...payload });
-    const result = capResult(await runOneCall(payload, options));
+    const result = await runOneCall(payload, refusals.get(call.id), options);
     options.emit({ type: "tool_result", id: call.id, name: call.name, ...result });
     outcomes.push({ call, result });
   }
@@ -72,40 +90,86 @@ export function toResultMessage(outcomes: readonly CallOutcome[]): UserMessage {
   return { role: "user", blocks };
 }
 
-async function runOneCall(call: ToolCallPayload, options: ToolBatchOptions): Promise<ToolResult> {
-  const { hooks, signal } = options;
-  if (signal.aborted) return errorResult(INTERRUPTED_BEFORE);
-  const gate = await hooks.beforeToolExecute(call, signal);
-  if (signal.aborted) return errorResult(INTERRUPTED_BEFORE);
-  const result = gate.allow
-    ? await executeTool({ ...call, arguments: gate.arguments }, options)
-    : errorResult(gate.reason);
-  if (signal.aborted) return result;
-  return await hooks.afterToolExecute(call, result, signal);
+/** A call's result, and whether its tool started. */
+interface Executed {
+  readonly result: ToolResult;
+  readonly started: boolean;
 }
 
-async function executeTool(call: ToolCallPayload, options: ToolBatchOptions): Promise<ToolResult> {
+async function runOneCall(
+  call: ToolCallPayload,
+  refusal: string | undefined,
+  options: ToolBatchOptions,
+): Promise<ToolResult> {
+  const { hooks, signal } = options;
+  if (signal.aborted) return errorResult(INTERRUPTED_BEFORE);
+  const executed = refusal === undefined
+    ? await gateAndExecute(call, options)
+    : { result: errorResult(refusal), started: false };
+  if (signal.aborted) {
+    return executed.started ? errorResult(INTERRUPTED_WHILE) : executed.result;
+  }
+  const after = await hooks.afterToolExecute(call, executed.result, signal);
+  switch (after.kind) {
+    case "done":
+      return after.value;
+    case "interrupted":
+      return errorResult(executed.started ? INTERRUPTED_WHILE : INTERRUPTED_BEFORE);
+    case "withheld":
+      return errorResult(`the tool result was withheld: ${after.reason}`);
+    default: {
+      const never: never = after;
+      throw new Error(`unexpected chain result ${JSON.stringify(never)}`);
+    }
+  }
+}
+
+async function gateAndExecute(call: ToolCallPayload, options: ToolBatchOptions): Promise<Executed> {
+  const notRun = (text: string): Executed => ({ result: errorResult(text), started: false });
+  const gate = await options.hooks.beforeToolExecute(call, options.signal);
+  if (options.signal.aborted) return notRun(INTERRUPTED_BEFORE);
+  switch (gate.kind) {
+    case "interrupted":
+      return notRun(INTERRUPTED_BEFORE);
+    case "withheld":
+      return notRun(`${NOT_EXECUTED}${gate.reason}`);
+    case "done":
+      if (!gate.value.allow) return notRun(gate.value.reason);
+      return await executeTool({ ...call, arguments: gate.value.arguments }, options);
+    default: {
+      const never: never = gate;
+      throw new Error(`unexpected chain result ${JSON.stringify(never)}`);
+    }
+  }
+}
+
+async function executeTool(call: ToolCallPayload, options: ToolBatchOptions): Promise<Executed> {
+  const notRun = (text: string): Executed => ({ result: errorResult(text), started: false });
   const tool = options.tools.get(call.name);
   if (tool === undefined) {
     const available = [...options.tools.keys()].join(", ") || "none";
-    return errorResult(`unknown tool "${call.name}" (available: ${available})`);
+    return notRun(`unknown tool "${call.name}" (available: ${available})`);
   }
-  const validated = await validateToolArguments(tool, call.arguments);
-  if (!validated.ok) return errorResult(validated.message);
+  // A hook may have rewritten the arguments: the tool gets nothing over the limits either.
+  const problem = payloadProblem(call.arguments);
+  if (problem !== null) return notRun(`${NOT_EXECUTED}arguments ${problem}`);
+  const checked = await tool.check(call.arguments);
+  if (!checked.ok) return notRun(checked.message);
+  await options.session.toolStarted(call.id);
+  if (options.signal.aborted) return notRun(INTERRUPTED_BEFORE);
+  let result: ToolResult;
   try {
-    const result = await tool.execute(validated.args, {
+    result = await tool.run(checked.args, {
       callId: call.id,
       workdir: options.workdir,
       signal: options.signal,
       output: (text) => options.emit({ type: "tool_output", id: call.id, text }),
     });
-    return options.signal.aborted ? errorResult(INTERRUPTED_WHILE) : result;
   } catch (error) {
-    if (options.signal.aborted) return errorResult(INTERRUPTED_WHILE);
-    return errorResult(errorMessage(error));
+    result = errorResult(errorMessage(error));
   }
-}
-
-function capResult(result: ToolResult): ToolResult {
-  return { text: capToolResult(result.text), isError: result.isError };
+  return {
+    result: options.signal.aborted ? errorResult(INTERRUPTED_WHILE) : result,
+    started: true,
+  };
 }

@@ -4,7 +4,9 @@
  * `rienda hooks test` both use it.
  *
  * - `undefined` and `null` mean "no opinion".
- * - A throw, a stop or a return that is not an object is a notice
+ * - A hook stopped by the interrupt (or at the end of `afterRun`'s grace)
+ *   is `interrupted`, which callers must not take for "no opinion".
+ * - A throw, another stop or a return that is not an object is a notice
  *   `hook "<name>": <point>: <message>` and "no opinion".
  * - Only the point's own fields are kept (`system`; `text`, `thinking`;
  *   `allow`, `reason`, `arguments`; `text`, `isError`); a field of the wrong
@@ -34,6 +36,13 @@ export const RETURN_FIELDS: Readonly<Record<HookPoint, Readonly<Record<string, F
 
 /** A hook's validated return: only its point's fields, each of the right type. */
 export type HookReturn = Readonly<Record<string, unknown>>;
+
+/** How one invocation ended: a validated return (null: no opinion), or stopped by the interrupt. */
+export type HookInvocation =
+  | { readonly kind: "returned"; readonly value: HookReturn | null }
+  | { readonly kind: "interrupted" };
+
+const NO_OPINION: HookInvocation = { kind: "returned", value: null };
 
 /** Where and how a hook point runs. */
 export interface HookInvocationOptions {
@@ -95,14 +104,14 @@ function returnedObject(
 
 /**
  * Runs `point` of `hook` with `args` (the payload, and the result for
- * `afterToolExecute`); null is "no opinion" (see the module doc).
+ * `afterToolExecute`); see the module doc for what comes back.
  */
 export async function invokeHook(
   hook: LoadedHook,
   point: HookPoint,
   args: readonly unknown[],
   options: HookInvocationOptions,
-): Promise<HookReturn | null> {
+): Promise<HookInvocation> {
   const { host, context, graceMs } = options;
   const notice = (text: string) => context.notice(`hook "${hook.name}": ${point}: ${text}`);
   const result = await host.call({
@@ -120,13 +129,13 @@ export async function invokeHook(
   if (result.kind === "stopped" && result.reason === "interrupted") {
     // An interrupted run says so itself; only the end of a grace period is news.
     if (graceMs !== undefined) notice(`stopped after the grace period of ${graceMs / 1000} s`);
-    return null;
+    return { kind: "interrupted" };
   }
   const returned = returnedObject(result);
-  if (returned === null) return null;
+  if (returned === null) return NO_OPINION;
   if ("problem" in returned) {
     notice(returned.problem);
-    return null;
+    return NO_OPINION;
   }
   const validated: Record<string, unknown> = {};
   for (const [key, type] of Object.entries(RETURN_FIELDS[point])) {
@@ -139,5 +148,5 @@ export async function invokeHook(
         }), ignored`,
       );}
   }
-  return Object.keys(validated).length === 0 ? null : validated;
+  return { kind: "returned", value: Object.keys(validated).length === 0 ? null : validated };
 }

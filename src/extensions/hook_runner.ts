@@ -7,21 +7,33 @@
  *   `null` or `undefined` keeps its value; the last writer wins.
  * - `beforeToolExecute`: the first `allow: false` refuses the call and ends
  *   the chain (reason default: {@link DEFAULT_REFUSAL}).
- * - Failures are notices and "no opinion"; they never reach the engine.
- * - `afterRun` after an interrupt gets its own {@link AFTER_RUN_GRACE_MS}.
+ * - A hook stopped by the run's interrupt ends the chain as `interrupted`,
+ *   never as "no opinion"; so does an interrupt between two hooks.
+ * - Before each hook, the values it is handed are checked against the
+ *   payload limits (`payload_limits.ts`): over them, `afterModelResponse`,
+ *   `beforeToolExecute` and `afterToolExecute` end as `withheld` (the engine
+ *   then withholds the answer, refuses the call, withholds the result);
+ *   `beforeModelRequest` skips the hook with a notice.
+ * - Other failures are notices and "no opinion"; they never reach the engine.
+ * - `afterRun` keeps running for {@link AFTER_RUN_GRACE_MS} once the run's
+ *   signal is aborted, whether before the chain or during it.
  *
  * @module
  */
 
-import type {
-  HookPoint,
-  HookRunner,
-  ModelRequestPayload,
-  ModelResponsePayload,
-  ToolCallPayload,
-  ToolGate,
-  ToolResultPayload,
+import {
+  AFTER_RUN_GRACE_MS,
+  type Chained,
+  done,
+  type HookPoint,
+  type HookRunner,
+  type ModelRequestPayload,
+  type ModelResponsePayload,
+  type ToolCallPayload,
+  type ToolGate,
+  type ToolResultPayload,
 } from "../engine/hooks.ts";
+import { payloadProblem } from "../payload_limits.ts";
 import type { ExtensionHost } from "./host.ts";
 import { type HookReturn, invokeHook } from "./hook_invocation.ts";
 import type { LoadedHook } from "./load_module.ts";
@@ -29,9 +41,6 @@ import type { ExtensionRunContext } from "./run_context.ts";
 
 /** The reason a refusal carries when the hook gave none (docs/extensions.md). */
 export const DEFAULT_REFUSAL = "the call was refused by a hook";
-
-/** How long the `afterRun` chain may run once the run was interrupted. */
-export const AFTER_RUN_GRACE_MS = 2000;
 
 /** What {@link createHookRunner} needs besides the hooks. */
 export interface HookRunnerOptions {
@@ -44,6 +53,39 @@ function text(returned: HookReturn | null, key: string): string | undefined {
   return typeof value === "string" ? value : undefined;
 }
 
+/** The first value of `fields` over the payload limits, as `name is <problem>`; null when none. */
+function overLimit(fields: Readonly<Record<string, unknown>>): string | null {
+  for (const [name, value] of Object.entries(fields)) {
+    const problem = payloadProblem(value);
+    if (problem !== null) return `${name} is ${problem}`;
+  }
+  return null;
+}
+
+/** One step of a chain: the hook's arguments, the values to check first, and what to keep. */
+interface Link {
+  readonly args: readonly unknown[];
+  /** Values handed to the hook, by the field name a message shows. */
+  readonly handed: Readonly<Record<string, unknown>>;
+}
+
+/** A signal that aborts {@link AFTER_RUN_GRACE_MS} after `signal` does. */
+function graceAfter(signal: AbortSignal): AbortSignal & Disposable {
+  const controller = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const start = () => {
+    timer = setTimeout(() => controller.abort(), AFTER_RUN_GRACE_MS);
+  };
+  if (signal.aborted) start();
+  else signal.addEventListener("abort", start, { once: true });
+  return Object.assign(controller.signal, {
+    [Symbol.dispose]() {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", start);
+    },
+  });
+}
+
 /** Builds the runner for `hooks`, in the order the agent lists them. */
 export function createHookRunner(
   hooks: readonly LoadedHook[],
@@ -51,86 +93,127 @@ export function createHookRunner(
 ): HookRunner {
   const implementing = (point: HookPoint) => hooks.filter((hook) => hook.points.includes(point));
 
-  /** Runs `point` of each implementing hook; `next` builds its arguments and takes its return. */
-  async function chain(
+  /**
+   * Runs `point` of each implementing hook: `link` builds its arguments,
+   * `take` keeps its return (true ends the chain), `result` is the value.
+   */
+  async function chain<T>(
     point: HookPoint,
     signal: AbortSignal,
-    next: (hook: LoadedHook) => readonly unknown[],
+    link: () => Link,
     take: (returned: HookReturn | null) => boolean | void,
-  ): Promise<void> {
+    result: () => T,
+  ): Promise<Chained<T>> {
     for (const hook of implementing(point)) {
-      if (signal.aborted) return;
-      if (take(await invokeHook(hook, point, next(hook), { ...options, signal })) === true) return;
+      if (signal.aborted) return { kind: "interrupted" };
+      const { args, handed } = link();
+      const problem = overLimit(handed);
+      if (problem !== null) {
+        const reason = `hook "${hook.name}" could not be handed its payload: ${problem}`;
+        if (point !== "beforeModelRequest") return { kind: "withheld", reason };
+        options.context.notice(`hook "${hook.name}": ${point}: not called: ${problem}`);
+        continue;
+      }
+      const invoked = await invokeHook(hook, point, args, { ...options, signal });
+      if (invoked.kind === "interrupted") return { kind: "interrupted" };
+      if (take(invoked.value) === true) break;
     }
+    return done(result());
   }
 
   return {
     has: (point) => implementing(point).length > 0,
-    beforeRun: (payload, signal) => chain("beforeRun", signal, () => [payload], () => {}),
+    beforeRun: (payload, signal) =>
+      chain("beforeRun", signal, () => ({ args: [payload], handed: {} }), () => {}, () => null),
     async afterRun(payload, signal) {
-      if (!signal.aborted && payload.reason !== "interrupted") {
-        return chain("afterRun", signal, () => [payload], () => {});
-      }
-      // docs/extensions.md: afterRun also runs after an interrupt, with a short grace period of its own.
-      // The engine hands over a fresh signal of its own (3 s); the chain's 2 s ends first, so
-      // a hook that overruns is reported here rather than cut off silently.
-      const grace = signal.aborted
-        ? AbortSignal.timeout(AFTER_RUN_GRACE_MS)
-        : AbortSignal.any([signal, AbortSignal.timeout(AFTER_RUN_GRACE_MS)]);
+      using grace = graceAfter(signal);
+      let stopped = false;
+      // Every hook is invoked, even once the grace is over: each one stopped says so.
       for (const hook of implementing("afterRun")) {
-        await invokeHook(hook, "afterRun", [payload], {
+        const invoked = await invokeHook(hook, "afterRun", [payload], {
           ...options,
           signal: grace,
           graceMs: AFTER_RUN_GRACE_MS,
         });
+        stopped ||= invoked.kind === "interrupted";
       }
+      return stopped ? { kind: "interrupted" } : done(null);
     },
-    async beforeModelRequest(payload: ModelRequestPayload, signal) {
+    beforeModelRequest(payload: ModelRequestPayload, signal) {
       let system = payload.system;
-      await chain("beforeModelRequest", signal, () => [{ ...payload, system }], (returned) => {
-        system = text(returned, "system") ?? system;
-      });
-      return system;
+      return chain(
+        "beforeModelRequest",
+        signal,
+        () => ({
+          args: [{ ...payload, system }],
+          handed: {
+            system,
+            ...Object.fromEntries(
+              payload.messages.map((message, i) => [`messages[${i}].text`, message.text]),
+            ),
+          },
+        }),
+        (returned) => {
+          system = text(returned, "system") ?? system;
+        },
+        () => system,
+      );
     },
-    async afterModelResponse(payload: ModelResponsePayload, signal) {
+    afterModelResponse(payload: ModelResponsePayload, signal) {
       let { text: answer, thinking } = payload;
-      await chain(
+      return chain(
         "afterModelResponse",
         signal,
-        () => [{ ...payload, text: answer, thinking }],
+        () => ({
+          args: [{ ...payload, text: answer, thinking }],
+          handed: {
+            text: answer,
+            thinking,
+            ...Object.fromEntries(
+              payload.toolCalls.map((call, i) => [`toolCalls[${i}].arguments`, call.arguments]),
+            ),
+          },
+        }),
         (returned) => {
           answer = text(returned, "text") ?? answer;
           thinking = text(returned, "thinking") ?? thinking;
         },
+        () => ({ text: answer, thinking }),
       );
-      return { text: answer, thinking };
     },
-    async beforeToolExecute(call: ToolCallPayload, signal): Promise<ToolGate> {
+    beforeToolExecute(call: ToolCallPayload, signal) {
       let args = call.arguments;
       let refusal: string | null = null;
-      await chain("beforeToolExecute", signal, () => [{ ...call, arguments: args }], (returned) => {
-        if (returned?.allow === false) {
-          refusal = text(returned, "reason") || DEFAULT_REFUSAL;
-          return true;
-        }
-        if (returned?.arguments !== undefined) args = returned.arguments;
-      });
-      return refusal === null
-        ? { allow: true, arguments: args }
-        : { allow: false, reason: refusal };
+      return chain(
+        "beforeToolExecute",
+        signal,
+        () => ({ args: [{ ...call, arguments: args }], handed: { arguments: args } }),
+        (returned) => {
+          if (returned?.allow === false) {
+            refusal = text(returned, "reason") || DEFAULT_REFUSAL;
+            return true;
+          }
+          if (returned?.arguments !== undefined) args = returned.arguments;
+        },
+        (): ToolGate =>
+          refusal === null ? { allow: true, arguments: args } : { allow: false, reason: refusal },
+      );
     },
-    async afterToolExecute(call: ToolCallPayload, result: ToolResultPayload, signal) {
+    afterToolExecute(call: ToolCallPayload, result: ToolResultPayload, signal) {
       let { text: output, isError } = result;
-      await chain(
+      return chain(
         "afterToolExecute",
         signal,
-        () => [{ ...call }, { text: output, isError }],
+        () => ({
+          args: [{ ...call }, { text: output, isError }],
+          handed: { "call.arguments": call.arguments, "result.text": output },
+        }),
         (returned) => {
           output = text(returned, "text") ?? output;
           if (typeof returned?.isError === "boolean") isError = returned.isError;
         },
+        () => ({ text: output, isError }),
       );
-      return { text: output, isError };
     },
   };
 }

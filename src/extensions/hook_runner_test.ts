@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
-import { HOOK_POINTS } from "../engine/hooks.ts";
-import { AFTER_RUN_GRACE_MS, createHookRunner, DEFAULT_REFUSAL } from "./hook_runner.ts";
+import { AFTER_RUN_GRACE_MS, type Chained, HOOK_POINTS } from "../engine/hooks.ts";
+import { MAX_PAYLOAD_DEPTH } from "../payload_limits.ts";
+import { createHookRunner, DEFAULT_REFUSAL, type HookRunnerOptions } from "./hook_runner.ts";
 import { invokeHook } from "./hook_invocation.ts";
 import { ExtensionHost } from "./host.ts";
 import type { LoadedHook } from "./load_module.ts";
@@ -17,11 +18,41 @@ function hook(name: string, body: string): LoadedHook {
   return { kind: "hook", name, path: `/h/${name}/index.js`, source, points };
 }
 
+function valueOf<T>(chained: Chained<T>): T {
+  if (chained.kind !== "done") throw new Error(`the chain ended ${JSON.stringify(chained)}`);
+  return chained.value;
+}
+
+/** The runner of `hooks`, with each point's finished value (a test fails on any other end). */
+function runnerOf(hooks: readonly LoadedHook[], options: HookRunnerOptions) {
+  const runner = createHookRunner(hooks, options);
+  return {
+    has: runner.has,
+    beforeRun: async (...args: Parameters<typeof runner.beforeRun>) =>
+      valueOf(await runner.beforeRun(...args)),
+    beforeModelRequest: async (...args: Parameters<typeof runner.beforeModelRequest>) =>
+      valueOf(await runner.beforeModelRequest(...args)),
+    afterModelResponse: async (...args: Parameters<typeof runner.afterModelResponse>) =>
+      valueOf(await runner.afterModelResponse(...args)),
+    beforeToolExecute: async (...args: Parameters<typeof runner.beforeToolExecute>) =>
+      valueOf(await runner.beforeToolExecute(...args)),
+    afterToolExecute: async (...args: Parameters<typeof runner.afterToolExecute>) =>
+      valueOf(await runner.afterToolExecute(...args)),
+  };
+}
+
+/** An array nested `levels` deep. */
+function nested(levels: number): unknown {
+  let value: unknown = [];
+  for (let level = 1; level < levels; level++) value = [value];
+  return value;
+}
+
 Deno.test("createHookRunner()", async (t) => {
   using host = new ExtensionHost();
 
   await t.step("has() tells which points some hook implements", () => {
-    const runner = createHookRunner([hook("a", `beforeRun: function () {},`)], {
+    const runner = runnerOf([hook("a", `beforeRun: function () {},`)], {
       host,
       context: makeContext(sandbox),
     });
@@ -31,7 +62,7 @@ Deno.test("createHookRunner()", async (t) => {
 
   await t.step("beforeModelRequest chains system in the agent's order", async () => {
     const context = makeContext(sandbox);
-    const runner = createHookRunner([
+    const runner = runnerOf([
       hook(
         "date",
         `beforeModelRequest: function (ctx, r) { return { system: r.system + " +date" }; },`,
@@ -52,7 +83,7 @@ Deno.test("createHookRunner()", async (t) => {
   });
 
   await t.step("afterModelResponse rewrites text and thinking, last writer wins", async () => {
-    const runner = createHookRunner([
+    const runner = runnerOf([
       hook(
         "redact",
         `afterModelResponse: function (ctx, r) { return { text: r.text.replace(/\\b\\d{16}\\b/g, "[redacted]") }; },`,
@@ -73,7 +104,7 @@ Deno.test("createHookRunner()", async (t) => {
     "beforeToolExecute: arguments chain and the first refusal stops the chain",
     async () => {
       const context = makeContext(sandbox);
-      const runner = createHookRunner([
+      const runner = runnerOf([
         hook(
           "https",
           `beforeToolExecute: function (ctx, c) { return { arguments: { command: c.arguments.command + " --dry" } }; },`,
@@ -93,7 +124,7 @@ Deno.test("createHookRunner()", async (t) => {
   );
 
   await t.step("beforeToolExecute: a refusal without a reason gets the default one", async () => {
-    const runner = createHookRunner([
+    const runner = runnerOf([
       hook("no", `beforeToolExecute: function () { return { allow: false }; },`),
     ], {
       host,
@@ -108,7 +139,7 @@ Deno.test("createHookRunner()", async (t) => {
   await t.step(
     "beforeToolExecute: returned arguments repair raw text and reach the tool",
     async () => {
-      const runner = createHookRunner([
+      const runner = runnerOf([
         hook(
           "repair",
           `beforeToolExecute: function (ctx, c) { return { arguments: JSON.parse(c.arguments.replace("'", '"').replace("'", '"')) }; },`,
@@ -126,7 +157,7 @@ Deno.test("createHookRunner()", async (t) => {
   await t.step(
     "payloads are fresh copies: mutating without returning changes nothing",
     async () => {
-      const runner = createHookRunner([
+      const runner = runnerOf([
         hook(
           "mutate",
           `beforeToolExecute: function (ctx, c) { c.arguments.command = "changed"; },`,
@@ -144,7 +175,7 @@ Deno.test("createHookRunner()", async (t) => {
   );
 
   await t.step("afterToolExecute rewrites the result", async () => {
-    const runner = createHookRunner([
+    const runner = runnerOf([
       hook(
         "upper",
         `afterToolExecute: function (ctx, c, r) { return { text: c.name + ":" + r.text.toUpperCase() }; },`,
@@ -164,7 +195,7 @@ Deno.test("createHookRunner()", async (t) => {
     "a throw is a notice with the hook, the point and the line, and no opinion",
     async () => {
       const context = makeContext(sandbox);
-      const runner = createHookRunner([
+      const runner = runnerOf([
         hook("broken", `afterToolExecute: function () {\n    throw new Error("oops");\n  },`),
         hook("after", `afterToolExecute: function (ctx, c, r) { return { text: r.text + "!" }; },`),
       ], { host, context });
@@ -176,7 +207,7 @@ Deno.test("createHookRunner()", async (t) => {
 
   await t.step("a return of the wrong shape is a notice and no opinion", async () => {
     const context = makeContext(sandbox);
-    const runner = createHookRunner([
+    const runner = runnerOf([
       hook("text", `beforeModelRequest: function () { return "new system"; },`),
       hook("array", `beforeModelRequest: function () { return ["x"]; },`),
     ], { host, context });
@@ -192,7 +223,7 @@ Deno.test("createHookRunner()", async (t) => {
 
   await t.step("a field of the wrong type is ignored alone, with a notice", async () => {
     const context = makeContext(sandbox);
-    const runner = createHookRunner([
+    const runner = runnerOf([
       hook("mixed", `afterToolExecute: function () { return { text: 42, isError: true }; },`),
       hook("gate", `beforeToolExecute: function () { return { allow: "no", arguments: "x" }; },`),
     ], { host, context });
@@ -213,7 +244,7 @@ Deno.test("createHookRunner()", async (t) => {
 
   await t.step("ctx.log and exec output of hooks become notices", async () => {
     const context = makeContext(sandbox);
-    const runner = createHookRunner([
+    const runner = runnerOf([
       hook(
         "audit",
         `beforeRun: function (ctx, run) { ctx.log("run " + run.sessionId + " of " + run.agentId); ctx.system.exec("echo a; echo b"); },`,
@@ -240,8 +271,9 @@ Deno.test("createHookRunner()", async (t) => {
         hook("slow", `afterRun: function () { while (true) {} },`),
       ], { host, context });
       const started = performance.now();
-      await runner.afterRun({ reason: "interrupted" }, AbortSignal.abort());
+      const ended = await runner.afterRun({ reason: "interrupted" }, AbortSignal.abort());
       const elapsed = performance.now() - started;
+      assert.equal(ended.kind, "interrupted");
       assert.equal(await Deno.readTextFile(file), "interrupted");
       assert.ok(
         elapsed >= AFTER_RUN_GRACE_MS - 50 && elapsed < AFTER_RUN_GRACE_MS + 1500,
@@ -254,22 +286,102 @@ Deno.test("createHookRunner()", async (t) => {
   );
 
   await t.step(
-    "afterRun of an interrupted run keeps its own grace inside the engine's longer signal",
+    "afterRun after a normal end gets the same grace once an interrupt comes",
     async () => {
       const context = makeContext(sandbox);
       const runner = createHookRunner([
         hook("slow", `afterRun: function () { while (true) {} },`),
       ], { host, context });
+      const interrupt = new AbortController();
       const started = performance.now();
-      // engine/run.ts hands afterRun a fresh signal of 3 s after an interrupt.
-      await runner.afterRun({ reason: "interrupted" }, AbortSignal.timeout(3_000));
+      setTimeout(() => interrupt.abort(), 300);
+      const ended = await runner.afterRun({ reason: "end_turn" }, interrupt.signal);
       const elapsed = performance.now() - started;
-      assert.ok(elapsed < 3_000 - 200, `${elapsed} ms`);
+      assert.equal(ended.kind, "interrupted");
+      assert.ok(
+        elapsed >= 300 + AFTER_RUN_GRACE_MS - 50 && elapsed < 300 + AFTER_RUN_GRACE_MS + 1500,
+        `${elapsed} ms`,
+      );
       assert.deepEqual(context.notices, [
         `hook "slow": afterRun: stopped after the grace period of ${AFTER_RUN_GRACE_MS / 1000} s`,
       ]);
     },
   );
+
+  await t.step("a hook stopped by the interrupt ends the chain as interrupted", async () => {
+    const context = makeContext(sandbox);
+    const runner = createHookRunner([
+      hook("slow", `afterToolExecute: function () { while (true) {} },`),
+      hook("next", `afterToolExecute: function (ctx) { ctx.log("should not run"); },`),
+    ], { host, context });
+    const interrupt = new AbortController();
+    setTimeout(() => interrupt.abort(), 100);
+    const result = { text: "raw", isError: false };
+    assert.deepEqual(await runner.afterToolExecute(call, result, interrupt.signal), {
+      kind: "interrupted",
+    });
+    assert.deepEqual(await runner.afterToolExecute(call, result, AbortSignal.abort()), {
+      kind: "interrupted",
+    });
+    assert.deepEqual(context.notices, []);
+  });
+
+  await t.step(
+    "a payload over the limits is never handed to a hook: withheld, or skipped with a notice",
+    async () => {
+      const context = makeContext(sandbox);
+      const runner = createHookRunner([
+        hook(
+          "deepen",
+          `beforeToolExecute: function (ctx, c) { var v = []; for (var i = 0; i < 100; i++) v = [v]; return { arguments: { pad: v } }; },`,
+        ),
+        hook("guard", `beforeToolExecute: function () { return { allow: true }; },`),
+        hook("prompt", `beforeModelRequest: function () { return { system: "changed" }; },`),
+        hook("redact", `afterToolExecute: function () { return { text: "clean" }; },`),
+      ], { host, context });
+      assert.deepEqual(await runner.beforeToolExecute(call, signal), {
+        kind: "withheld",
+        reason:
+          `hook "guard" could not be handed its payload: arguments is nested deeper than ${MAX_PAYLOAD_DEPTH} levels`,
+      });
+      const huge = "x".repeat(2 * 1024 * 1024);
+      assert.deepEqual(
+        await runner.afterToolExecute(call, { text: huge, isError: false }, signal),
+        {
+          kind: "withheld",
+          reason: 'hook "redact" could not be handed its payload: result.text is larger than 1 MiB',
+        },
+      );
+      const request = {
+        system: "s",
+        model: "m",
+        messages: [{ role: "user" as const, text: huge }],
+      };
+      assert.deepEqual(await runner.beforeModelRequest(request, signal), {
+        kind: "done",
+        value: "s",
+      });
+      assert.deepEqual(context.notices, [
+        'hook "prompt": beforeModelRequest: not called: messages[0].text is larger than 1 MiB',
+      ]);
+    },
+  );
+
+  await t.step("arguments nested 64 levels reach a hook intact", async () => {
+    const context = makeContext(sandbox);
+    const runner = createHookRunner([
+      hook(
+        "depth",
+        `beforeToolExecute: function (ctx, c) { var d = 0, v = c.arguments; while (typeof v === "object" && v !== null) { d++; v = Array.isArray(v) ? v[0] : v.pad; } return { allow: false, reason: "depth " + d }; },`,
+      ),
+    ], { host, context });
+    const deep = { ...call, arguments: { pad: nested(MAX_PAYLOAD_DEPTH - 1) } };
+    assert.deepEqual(await runner.beforeToolExecute(deep, signal), {
+      kind: "done",
+      value: { allow: false, reason: `depth ${MAX_PAYLOAD_DEPTH}` },
+    });
+    assert.deepEqual(context.notices, []);
+  });
 });
 
 Deno.test("invokeHook() returns only the point's fields that have the right type", async () => {
@@ -280,10 +392,14 @@ Deno.test("invokeHook() returns only the point's fields that have the right type
     `beforeToolExecute: function () { return { allow: false, reason: 7, extra: 1 }; },`,
   );
   assert.deepEqual(await invokeHook(gate, "beforeToolExecute", [call], { host, context, signal }), {
-    allow: false,
+    kind: "returned",
+    value: { allow: false },
   });
   const silent = hook("silent", `beforeRun: function () { return { anything: 1 }; },`);
-  assert.equal(await invokeHook(silent, "beforeRun", [{}], { host, context, signal }), null);
+  assert.deepEqual(await invokeHook(silent, "beforeRun", [{}], { host, context, signal }), {
+    kind: "returned",
+    value: null,
+  });
   assert.deepEqual(context.notices, [
     'hook "gate": beforeToolExecute: "reason" must be a string (found a number), ignored',
   ]);

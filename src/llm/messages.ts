@@ -138,6 +138,11 @@ export function toolCallsOf(message: AssistantMessage): ToolCallBlock[] {
   return message.blocks.filter((block): block is ToolCallBlock => block.type === "tool_call");
 }
 
+/** A fresh call id, for a call that came without one (or with one already used in its turn). */
+export function newCallId(): string {
+  return `call_${crypto.randomUUID().replaceAll("-", "").slice(0, 24)}`;
+}
+
 /** A user message holding one prompt. */
 export function userText(text: string): UserMessage {
   return { role: "user", blocks: [{ type: "text", text }] };

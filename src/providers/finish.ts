@@ -13,11 +13,6 @@ export function inIndexOrder<T>(parts: ReadonlyMap<number, T>): T[] {
   return [...parts.entries()].sort(([a], [b]) => a - b).map(([, part]) => part);
 }
 
-/** A fresh tool-call id, for a call the provider sent without one. */
-export function newCallId(): string {
-  return `call_${crypto.randomUUID().replaceAll("-", "").slice(0, 24)}`;
-}
-
 /** What a protocol knows about a finished response besides its blocks. */
 export interface ResponseFields {
   /** The model the provider reported, if any. */

@@ -19,10 +19,11 @@ import type {
   Usage,
   UserMessage,
 } from "../llm/messages.ts";
+import { newCallId } from "../llm/messages.ts";
 import type { ModelEvent, ModelRequest, ToolSpec } from "../llm/model_events.ts";
 import { cutStreamError, errorFromStreamPayload } from "./http_errors.ts";
 import { type ProtocolOptions, thinkingLevel } from "./protocol.ts";
-import { doneEvent, inIndexOrder, newCallId } from "./finish.ts";
+import { doneEvent, inIndexOrder } from "./finish.ts";
 import { postJsonEvents, requestHeaders, SSE_DONE } from "./request.ts";
 import { parseToolArguments } from "./tool_arguments.ts";
 import { arrayAt, isRecord, numberAt, recordAt, stringAt } from "./wire_json.ts";

@@ -17,11 +17,12 @@
  */
 
 import type { AssistantBlock, StopReason, Usage } from "../llm/messages.ts";
+import { newCallId } from "../llm/messages.ts";
 import type { ModelEvent, ModelRequest } from "../llm/model_events.ts";
 import { cutStreamError, errorFromStreamPayload } from "./http_errors.ts";
 import { responsesBody, responsesHeaders } from "./openai_responses_request.ts";
 import type { ProtocolOptions } from "./protocol.ts";
-import { doneEvent, inIndexOrder, newCallId } from "./finish.ts";
+import { doneEvent, inIndexOrder } from "./finish.ts";
 import { postJsonEvents, SSE_DONE } from "./request.ts";
 import { parseToolArguments } from "./tool_arguments.ts";
 import { arrayAt, isRecord, numberAt, recordAt, stringAt } from "./wire_json.ts";

@@ -4,8 +4,9 @@
  *
  * - Sessions keep their own on-disk types; this module translates them to and
  *   from the canonical `llm/messages.ts` model.
- * - Lines are only ever appended: branching (`leaf`), renaming (`title`) and
- *   switches (`agent`, `model`, `thinking`) are new entries.
+ * - Lines are only ever appended: branching (`leaf`), renaming (`title`),
+ *   switches (`agent`, `model`, `thinking`) and the start of a tool
+ *   (`tool_start`) are new entries.
  * - Every entry after the header has a file-unique `id` and a `parentId`
  *   naming the entry it follows (empty for the first).
  * - A reader skips a torn last line and keeps kinds it does not know.
@@ -146,6 +147,15 @@ export interface TitleEntry extends EntryBase {
 }
 
 /**
+ * The tool of call `callId` (of the last message before it) is about to
+ * start. A call with such an entry and no stored result was cut while it ran.
+ */
+export interface ToolStartEntry extends EntryBase {
+  readonly kind: "tool_start";
+  readonly callId: string;
+}
+
+/**
  * A line of a kind this version does not know, kept as read. `id` and
  * `parentId` are set when the line has them as strings, so later entries may
  * still follow it.
@@ -165,7 +175,8 @@ export type KnownEntry =
   | ModelEntry
   | ThinkingEntry
   | LeafEntry
-  | TitleEntry;
+  | TitleEntry
+  | ToolStartEntry;
 
 /** Any entry after the header, as read. */
 export type Entry = KnownEntry | UnknownEntry;

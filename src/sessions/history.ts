@@ -32,6 +32,8 @@ export interface BranchContext {
   readonly model: string;
   /** The last `thinking` switch of the branch, or null. */
   readonly thinking: string | null;
+  /** The calls whose tool started after the branch's last message (`tool_start` entries). */
+  readonly startedCalls: ReadonlySet<string>;
 }
 
 /** The id the next appended entry follows: "" for an empty session. */
@@ -89,8 +91,15 @@ export function branchContext(data: SessionEntries): BranchContext {
   let thinking: string | null = null;
   let compaction: CompactionEntry | null = null;
   let compactionAt = -1;
+  let startedCalls = new Set<string>();
   for (const [position, entry] of branch.entries()) {
     switch (entry.kind) {
+      case "message":
+        startedCalls = new Set();
+        break;
+      case "tool_start":
+        startedCalls.add(entry.callId);
+        break;
       case "agent":
         agent = entry.agent;
         break;
@@ -104,7 +113,6 @@ export function branchContext(data: SessionEntries): BranchContext {
         compaction = entry;
         compactionAt = position;
         break;
-      case "message":
       case "leaf":
       case "title":
       case "unknown":
@@ -121,6 +129,7 @@ export function branchContext(data: SessionEntries): BranchContext {
     agent,
     model,
     thinking,
+    startedCalls,
   };
 }
 

@@ -37,6 +37,7 @@ const KNOWN_KINDS: ReadonlySet<string> = new Set([
   "thinking",
   "leaf",
   "title",
+  "tool_start",
 ]);
 
 /**
@@ -107,6 +108,8 @@ export function parseEntry(value: unknown): Entry {
       return { kind, ...base, createdAt, targetId: string(fields, "targetId") };
     case "title":
       return { kind, ...base, createdAt, title: string(fields, "title") };
+    case "tool_start":
+      return { kind, ...base, createdAt, callId: nonEmpty(fields, "callId") };
     default:
       return unknownEntry(fields);
   }

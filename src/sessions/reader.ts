@@ -181,6 +181,7 @@ function createReferenceChecker(path: string) {
         case "model":
         case "thinking":
         case "title":
+        case "tool_start":
           reference(line, "parentId", entry.parentId);
           break;
         default:

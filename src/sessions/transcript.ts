@@ -59,6 +59,8 @@ export function formatTranscript(data: SessionEntries): string {
         break;
       case "leaf":
         break; // activeBranch() already followed it
+      case "tool_start":
+        break; // the results that follow say how the call ended
       case "unknown":
         sections.push(`── entry of unknown kind ${JSON.stringify(entry.raw.kind)} ──`);
         break;

@@ -8,7 +8,6 @@
 
 import { basename, dirname, join } from "node:path";
 import type { Message } from "../llm/messages.ts";
-import type { SessionWriter } from "../engine/session_writer.ts";
 import {
   type HeaderEntry,
   type KnownEntry,
@@ -27,7 +26,7 @@ import { errorMessage } from "../unknown.ts";
  * A session writer bound to one file; close it to release the session's lock.
  * Appends run in call order, each as one whole line.
  */
-export interface SessionFileWriter extends SessionWriter, AsyncDisposable {
+export interface SessionFileWriter extends AsyncDisposable {
   /** The session id. */
   readonly id: string;
   /** The session file, which may not exist before the first append. */
@@ -38,7 +37,7 @@ export interface SessionFileWriter extends SessionWriter, AsyncDisposable {
   append(message: Message): Promise<void>;
   /**
    * Appends any entry (a message via `toMessageFields`, compaction, switch,
-   * leaf, title) and returns its id.
+   * leaf, title, tool start) and returns its id.
    */
   appendEntry(entry: NewEntry): Promise<string>;
   /** Waits for pending appends, closes the file and releases the lock (idempotent). */

@@ -156,3 +156,8 @@ export function toolResultBlock(
 export function toolResultsEntry(...blocks: Record<string, unknown>[]): Record<string, unknown> {
   return { kind: "message", role: "user", blocks };
 }
+
+/** The entry a run writes just before the tool of call `callId` starts. */
+export function toolStartEntry(callId: string): Record<string, unknown> {
+  return { kind: "tool_start", callId };
+}

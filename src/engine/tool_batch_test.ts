@@ -1,0 +1,71 @@
+import assert from "node:assert/strict";
+import {
+  createProbe,
+  eventLog,
+  fakeHookRunner,
+  type FakeHooks,
+  fakeTool,
+  memorySession,
+  type Probe,
+} from "../../tests/_testing/engine_fakes.ts";
+import type { ToolCallBlock } from "../llm/messages.ts";
+import { errorResult } from "../tools/tool.ts";
+import { runToolBatch } from "./tool_batch.ts";
+
+const CALL: ToolCallBlock = { type: "tool_call", id: "c1", name: "read", arguments: {} };
+
+async function batch(
+  probe: Probe,
+  options: { hooks?: FakeHooks; calls?: readonly ToolCallBlock[]; throws?: boolean } = {},
+) {
+  const tool = fakeTool(probe, "read", () => {
+    if (options.throws) throw new Error("boom");
+    return { text: "raw", isError: false };
+  });
+  const outcomes = await runToolBatch(options.calls ?? [CALL], new Map(), {
+    tools: new Map([["read", tool]]),
+    hooks: fakeHookRunner(probe, options.hooks ?? {}),
+    session: memorySession(probe),
+    workdir: "/w",
+    emit: eventLog().emit,
+    signal: probe.signal,
+  });
+  return { results: outcomes.map((outcome) => outcome.result), started: tool.started };
+}
+
+Deno.test("runToolBatch() names the available tools for an unknown one", async () => {
+  const { results } = await batch(createProbe(), {
+    calls: [{ ...CALL, name: "nope" }],
+  });
+  assert.deepEqual(results, [errorResult('unknown tool "nope" (available: read)')]);
+});
+
+Deno.test("runToolBatch() turns a tool's throw into an error result", async () => {
+  const { results } = await batch(createProbe(), { throws: true });
+  assert.deepEqual(results, [errorResult("boom")]);
+});
+
+Deno.test("runToolBatch() keeps a hook's refusal and runs nothing", async () => {
+  const { results, started } = await batch(createProbe(), {
+    hooks: { beforeToolExecute: () => ({ allow: false, reason: "refused: prod" }) },
+  });
+  assert.deepEqual(results, [errorResult("refused: prod")]);
+  assert.deepEqual(started, []);
+});
+
+Deno.test("runToolBatch() stores no raw result when the interrupt stops the rewriting hook", async () => {
+  const hooks: FakeHooks = { afterToolExecute: () => ({ text: "clean" }) };
+  const full = await batch(createProbe(), { hooks });
+  assert.deepEqual(full.results, [{ text: "clean", isError: false }]);
+  // Steps: beforeToolExecute, tool_start, tool, afterToolExecute.
+  const expected = [
+    "the run was interrupted before the tool ran",
+    "the run was interrupted before the tool ran",
+    "the run was interrupted while the tool ran",
+    "the run was interrupted while the tool ran",
+  ];
+  for (const [index, text] of expected.entries()) {
+    const { results } = await batch(createProbe(index + 1), { hooks });
+    assert.deepEqual(results, [errorResult(text)], `interrupted at step ${index + 1}`);
+  }
+});
