@@ -31,6 +31,10 @@ export interface ProviderSettings {
   readonly maxTokensField?: "max_tokens" | "max_completion_tokens";
   /** Whether config.yaml has a `providers.<name>` entry. */
   readonly configured: boolean;
+  /** `timeout_ms`, when config.yaml sets it. */
+  readonly timeoutMs?: number;
+  /** `stream_idle_timeout_ms`, when config.yaml sets it. */
+  readonly streamIdleTimeoutMs?: number;
 }
 
 /**
@@ -60,6 +64,10 @@ export function resolveProvider(config: Config, name: string): ProviderSettings 
     defaultContextWindow: preset?.defaultContextWindow ?? DEFAULT_CONTEXT_WINDOW,
     ...(maxTokensField === undefined ? {} : { maxTokensField }),
     configured: entry !== undefined,
+    ...(entry?.timeoutMs === undefined ? {} : { timeoutMs: entry.timeoutMs }),
+    ...(entry?.streamIdleTimeoutMs === undefined
+      ? {}
+      : { streamIdleTimeoutMs: entry.streamIdleTimeoutMs }),
   };
 }
 

@@ -78,6 +78,10 @@ export function resolveModel(
     ...(modelSettings?.temperature === undefined ? {} : { temperature: modelSettings.temperature }),
     ...(modelSettings?.topP === undefined ? {} : { topP: modelSettings.topP }),
     ...(thinking === undefined ? {} : { thinking }),
+    ...(settings.timeoutMs === undefined ? {} : { timeoutMs: settings.timeoutMs }),
+    ...(settings.streamIdleTimeoutMs === undefined
+      ? {}
+      : { streamIdleTimeoutMs: settings.streamIdleTimeoutMs }),
     contextWindow: modelSettings?.contextWindow ?? knownContextWindow(modelId) ??
       settings.defaultContextWindow,
     thinkingLevels,

@@ -58,6 +58,10 @@ export interface ProviderConfig {
   readonly headers: Readonly<Record<string, string>>;
   /** Models by alias; models not listed still work. */
   readonly models: Readonly<Record<string, ModelConfig>>;
+  /** `timeout_ms`: the longest wait for the response to start. */
+  readonly timeoutMs?: number;
+  /** `stream_idle_timeout_ms`: the longest silence inside a streamed response. */
+  readonly streamIdleTimeoutMs?: number;
 }
 
 /** When and how much history compaction keeps. */
@@ -234,6 +238,10 @@ function toProviderConfig(raw: RawProviderConfig): ProviderConfig {
     ...(raw.api_key_env === undefined ? {} : { apiKeyEnv: raw.api_key_env }),
     headers: { ...raw.headers },
     models,
+    ...(raw.timeout_ms === undefined ? {} : { timeoutMs: raw.timeout_ms }),
+    ...(raw.stream_idle_timeout_ms === undefined
+      ? {}
+      : { streamIdleTimeoutMs: raw.stream_idle_timeout_ms }),
   };
 }
 

@@ -38,6 +38,8 @@ export interface RawProviderConfig {
   readonly "api_key_env"?: string;
   readonly headers?: Readonly<Record<string, string>> | null;
   readonly models?: Readonly<Record<string, RawModelConfig | null>> | null;
+  readonly "timeout_ms"?: number;
+  readonly "stream_idle_timeout_ms"?: number;
 }
 
 /** The whole `config.yaml` document as written, once it matched the schema. */
@@ -73,6 +75,8 @@ export interface RawMcpServerConfig {
 const NON_EMPTY_STRING = { type: "string", not: { const: "" } };
 const POSITIVE_INTEGER = { type: "integer", minimum: 1 };
 const TOKEN_COUNT = { type: "integer", minimum: 0 };
+// The longest delay a timer can wait (2^31 − 1 ms, about 24.8 days); longer ones fire at once.
+const MILLISECONDS = { type: "integer", minimum: 1, maximum: 2_147_483_647 };
 
 // Sections may be left empty (`providers:` with every entry commented out),
 // so every mapping also accepts null.
@@ -100,6 +104,8 @@ const PROVIDER_SCHEMA = {
     api_key_env: NON_EMPTY_STRING,
     headers: { type: ["object", "null"], additionalProperties: { type: "string" } },
     models: { type: ["object", "null"], additionalProperties: MODEL_SCHEMA },
+    timeout_ms: MILLISECONDS,
+    stream_idle_timeout_ms: MILLISECONDS,
   },
 };
 

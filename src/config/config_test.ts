@@ -144,7 +144,7 @@ Deno.test("parseConfig() reports an unknown key with the keys expected there", (
   strictEqual(
     error.message,
     `${FILE}: providers.local.bse_url: unknown key ` +
-      "(expected one of: preset, protocol, base_url, api_key, api_key_env, headers, models)",
+      "(expected one of: preset, protocol, base_url, api_key, api_key_env, headers, models, timeout_ms, stream_idle_timeout_ms)",
   );
   strictEqual(error.line, 4);
   strictEqual(

@@ -27,6 +27,10 @@ export interface ProtocolOptions {
   readonly topP?: number;
   /** The reasoning level (`low`, `medium`, `high` or a model's own); absent or `off` sends none. */
   readonly thinking?: string;
+  /** The longest wait for the response to start, in ms. @default {DEFAULT_TIMEOUT_MS} */
+  readonly timeoutMs?: number;
+  /** The longest silence inside the stream, in ms. @default {DEFAULT_STREAM_IDLE_TIMEOUT_MS} */
+  readonly streamIdleTimeoutMs?: number;
   /** The fetch to use; the global one by default (tests inject a fake). */
   readonly fetch?: typeof fetch;
 }

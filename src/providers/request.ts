@@ -3,6 +3,13 @@
  * checked, its body read as server-sent events. Failures leave here as
  * {@link ProviderError}s, or as the signal's reason once it is aborted.
  *
+ * - Redirects are followed within the provider's origin only; one to another
+ *   origin is refused (`redirects.ts`), so neither the key nor the
+ *   conversation goes anywhere else.
+ * - Two timeouts, each a retryable `timeout` error: the response must start
+ *   within `timeoutMs` ({@link DEFAULT_TIMEOUT_MS}), and the stream may not
+ *   fall silent for `streamIdleTimeoutMs` ({@link DEFAULT_STREAM_IDLE_TIMEOUT_MS}).
+ *
  * @module
  */
 
@@ -15,7 +22,9 @@ import {
   networkError,
   ProviderError,
   retryAfterMsFrom,
+  shownUrl,
 } from "./http_errors.ts";
+import { fetchFollowingRedirects, type RedirectedResponse, RedirectError } from "../redirects.ts";
 import { readSse, SseLimitError, type SseLimits, type SseMessage } from "./sse.ts";
 import { VERSION } from "../version.ts";
 
@@ -29,7 +38,17 @@ export interface SseRequest {
   readonly fetch?: typeof fetch;
   /** Limits of the event stream (tests lower them). */
   readonly limits?: SseLimits;
+  /** @default {DEFAULT_TIMEOUT_MS} */
+  readonly timeoutMs?: number | undefined;
+  /** @default {DEFAULT_STREAM_IDLE_TIMEOUT_MS} */
+  readonly streamIdleTimeoutMs?: number | undefined;
 }
+
+/** How long the response may take to start (headers, redirects included), in ms. */
+export const DEFAULT_TIMEOUT_MS = 60_000;
+
+/** How long a streamed response may stay silent, in ms. */
+export const DEFAULT_STREAM_IDLE_TIMEOUT_MS = 120_000;
 
 /** `{baseUrl}/{path}` with exactly one slash between them. */
 export function endpointUrl(baseUrl: string, path: string): string {
@@ -52,19 +71,55 @@ export function requestHeaders(...layers: readonly Readonly<Record<string, strin
   return headers;
 }
 
-async function send(request: SseRequest, signal: AbortSignal): Promise<Response> {
-  const fetchFunction = request.fetch ?? fetch;
+async function send(request: SseRequest, signal: AbortSignal): Promise<RedirectedResponse> {
   try {
-    return await fetchFunction(request.url, {
+    return await fetchFollowingRedirects(new URL(request.url), {
       method: "POST",
       headers: request.headers,
       body: JSON.stringify(request.body),
       signal,
-    });
+    }, { crossOrigin: { kind: "refuse" }, ...(request.fetch ? { fetch: request.fetch } : {}) });
   } catch (cause) {
     signal.throwIfAborted();
+    if (cause instanceof RedirectError) throw redirectError(cause);
     throw networkError(cause, request.url);
   }
+}
+
+/** The error for a redirect that is not followed. */
+function redirectError(cause: RedirectError): ProviderError {
+  if (cause.to === null || cause.to.origin === cause.from.origin) {
+    return new ProviderError("redirect", `the provider ${cause.message}`, { cause });
+  }
+  return new ProviderError(
+    "redirect",
+    `the provider redirected ${shownUrl(cause.from.href)} to ${shownUrl(cause.to.href)}, ` +
+      `another origin: rienda sends neither the key nor the conversation there ` +
+      `(set base_url to the new address if it is right)`,
+    { cause },
+  );
+}
+
+function duration(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${Number((ms / 1000).toFixed(1))} s`;
+}
+
+/**
+ * Passes the body through, calling `onIdle` once no chunk has come for `ms`;
+ * `stop` ends the watch.
+ */
+function idleWatch(ms: number, onIdle: () => void) {
+  let timer = setTimeout(onIdle, ms);
+  const stop = () => clearTimeout(timer);
+  const stream = new TransformStream<Uint8Array, Uint8Array>({
+    transform(chunk, controller) {
+      clearTimeout(timer);
+      timer = setTimeout(onIdle, ms);
+      controller.enqueue(chunk);
+    },
+    flush: stop,
+  });
+  return { stream, stop };
 }
 
 /** The most bytes of an error body (or of a JSON answer) rienda reads. */
@@ -119,45 +174,67 @@ async function jsonAnswerError(response: Response, signal: AbortSignal): Promise
 /**
  * Sends the request and yields the SSE messages of its body.
  *
- * @throws {ProviderError} for a network failure, a non-2xx status (with its
- * `retry-after`), an HTML page, a body that breaks off or passes the limits
- * of `sse.ts`; the signal's reason on abort
+ * @throws {ProviderError} for a network failure, a refused redirect, a
+ * timeout, a non-2xx status (with its `retry-after`), an HTML page, a body
+ * that breaks off or passes the limits of `sse.ts`; the signal's reason on abort
  */
 export async function* postSse(
   request: SseRequest,
   signal: AbortSignal,
 ): AsyncGenerator<SseMessage> {
   signal.throwIfAborted();
-  const response = await send(request, signal);
-  const contentType = response.headers.get("content-type");
-  if (!response.ok) {
-    const retryAfterMs = retryAfterMsFrom(response.headers);
-    throw errorFromResponse({
-      status: response.status,
-      statusText: response.statusText,
-      url: request.url,
-      contentType,
-      body: await bodyStart(response, signal, MAX_ERROR_BODY_BYTES),
-      retryAfterMs,
-    });
-  }
-  if (isHtmlResponse(contentType)) {
-    await response.body?.cancel().catch(() => {});
-    throw htmlAnswerError(response.status, request.url);
-  }
-  if (contentType?.includes("application/json")) {
-    throw await jsonAnswerError(response, signal);
-  }
-  if (response.body === null) throw cutStreamError();
+  // Aborted by a timeout with its ProviderError as the reason; the caller's signal still counts.
+  const attempt = new AbortController();
+  const attemptSignal = AbortSignal.any([signal, attempt.signal]);
+  const timeoutMs = request.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const idleMs = request.streamIdleTimeoutMs ?? DEFAULT_STREAM_IDLE_TIMEOUT_MS;
+  const startTimer = setTimeout(() => {
+    const message = `no response from ${shownUrl(request.url)} within ${duration(timeoutMs)} ` +
+      `(the provider's timeout_ms)`;
+    attempt.abort(new ProviderError("timeout", message));
+  }, timeoutMs);
+  let stopIdleWatch = () => {};
   try {
-    yield* readSse(response.body, signal, request.limits ?? {});
+    const { response, url } = await send(request, attemptSignal);
+    const contentType = response.headers.get("content-type");
+    if (!response.ok) {
+      const retryAfterMs = retryAfterMsFrom(response.headers);
+      throw errorFromResponse({
+        status: response.status,
+        statusText: response.statusText,
+        url: url.href,
+        contentType,
+        body: await bodyStart(response, attemptSignal, MAX_ERROR_BODY_BYTES),
+        retryAfterMs,
+      });
+    }
+    if (isHtmlResponse(contentType)) {
+      await response.body?.cancel().catch(() => {});
+      throw htmlAnswerError(response.status, url.href);
+    }
+    if (contentType?.includes("application/json")) {
+      throw await jsonAnswerError(response, attemptSignal);
+    }
+    clearTimeout(startTimer);
+    if (response.body === null) throw cutStreamError();
+    const watch = idleWatch(idleMs, () => {
+      const message = `the stream stalled: no data for ${duration(idleMs)} ` +
+        `(the provider's stream_idle_timeout_ms)`;
+      attempt.abort(new ProviderError("timeout", message));
+    });
+    stopIdleWatch = watch.stop;
+    yield* readSse(response.body.pipeThrough(watch.stream), attemptSignal, request.limits ?? {});
   } catch (cause) {
     signal.throwIfAborted();
+    if (attempt.signal.aborted) throw attempt.signal.reason;
     if (cause instanceof ProviderError) throw cause;
     if (cause instanceof SseLimitError) {
       throw new ProviderError("too_large", cause.message, { cause });
     }
     throw cutStreamError(cause);
+  } finally {
+    clearTimeout(startTimer);
+    stopIdleWatch();
   }
 }
 
@@ -182,9 +259,11 @@ export function parseSseJson(data: string): unknown {
 /** The payload {@link postJsonEvents} yields for a `data: [DONE]` message. */
 export const SSE_DONE: unique symbol = Symbol("[DONE]");
 
-/** Where a protocol sends its request. */
+/** Where a protocol sends its request, and how long it waits. */
 export interface Endpoint {
   readonly baseUrl: string;
+  readonly timeoutMs?: number;
+  readonly streamIdleTimeoutMs?: number;
   readonly fetch?: typeof fetch;
 }
 
@@ -204,6 +283,8 @@ export async function* postJsonEvents(
     url: endpointUrl(endpoint.baseUrl, path),
     headers: request.headers,
     body: request.body,
+    timeoutMs: endpoint.timeoutMs,
+    streamIdleTimeoutMs: endpoint.streamIdleTimeoutMs,
     ...(endpoint.fetch === undefined ? {} : { fetch: endpoint.fetch }),
   }, signal);
   for await (const message of messages) {

@@ -22,6 +22,8 @@ import { formatDuration } from "./format_duration.ts";
 import { errorResult, textResult, type Tool, type ToolResult } from "./tool.ts";
 import { cutUtf8, MAX_TOOL_RESULT_BYTES, TRUNCATION_MARKER, utf8ByteLength } from "./truncate.ts";
 import { errorMessage } from "../unknown.ts";
+import { fetchFollowingRedirects } from "../redirects.ts";
+import { isCredentialHeader } from "../secrets.ts";
 
 /** The timeout of a request that sets no `timeout_ms`. */
 export const DEFAULT_HTTP_TIMEOUT_MS = 30_000;
@@ -31,7 +33,7 @@ export const MAX_HTTP_TIMEOUT_MS = 600_000;
 
 const DESCRIPTION = `Sends one HTTP request and returns the response.
 
-- \`url\` must be an absolute http:// or https:// URL. Redirects are followed.
+- \`url\` must be an absolute http:// or https:// URL. Redirects are followed; credential headers (Authorization, Cookie, API keys) are not sent to another origin.
 - The result is the status line (\`HTTP 200 OK\`), the content type, a blank line, then the body as text. Any status is returned as it is: a 404 or 500 is not an error of this tool.
 - \`headers\` is a map of header names to string values; \`body\` is sent as-is (set \`content-type\` yourself, e.g. \`application/json\`).
 - Bodies longer than ${MAX_TOOL_RESULT_BYTES / 1024} KiB are cut.
@@ -149,9 +151,9 @@ async function readCapped(body: ReadableStream<Uint8Array> | null, maxBytes: num
 }
 
 /** The head lines the model reads before the body. */
-function headOf(response: Response, requested: URL): string {
+function headOf(response: Response, requested: URL, final: URL): string {
   const lines = [`HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ""}`];
-  if (response.redirected && response.url !== requested.href) lines.push(`url: ${response.url}`);
+  if (final.href !== requested.href) lines.push(`url: ${final.href}`);
   const type = response.headers.get("content-type");
   if (type !== null) lines.push(`content-type: ${type}`);
   return lines.join("\n");
@@ -162,13 +164,13 @@ async function send(request: HttpRequest, signal: AbortSignal): Promise<ToolResu
   const timeout = new AbortController();
   const timer = setTimeout(() => timeout.abort(), request.timeoutMs);
   try {
-    const response = await fetch(request.url, {
+    const { response, url } = await fetchFollowingRedirects(request.url, {
       method: request.method,
       headers: request.headers,
-      ...(request.body === undefined ? {} : { body: request.body }),
+      body: request.body,
       signal: AbortSignal.any([signal, timeout.signal]),
-    });
-    const head = headOf(response, request.url);
+    }, { crossOrigin: { kind: "drop_credentials", isCredential: isCredentialHeader } });
+    const head = headOf(response, request.url, url);
     const budget = MAX_TOOL_RESULT_BYTES - utf8ByteLength(head) - 2;
     const body = await readCapped(response.body, budget);
     let text = body.text;

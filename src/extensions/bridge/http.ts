@@ -1,7 +1,9 @@
 /**
  * `ctx.http.fetch`: any status comes back as `{ status, headers, body }`,
  * header names lower-cased, the body decoded as UTF-8 and capped at
- * {@link MAX_HTTP_BODY_BYTES} on a character boundary.
+ * {@link MAX_HTTP_BODY_BYTES} on a character boundary. Redirects are
+ * followed, but a credential header the extension set (`Authorization`,
+ * `Cookie`, `x-api-key`, …) is not sent to another origin (`redirects.ts`).
  *
  * @module
  */
@@ -10,6 +12,8 @@ import { VERSION } from "../../version.ts";
 import { BridgeError, readArguments } from "./arguments.ts";
 import type { BridgeFunction } from "./bridge_function.ts";
 import { errorMessage } from "../../unknown.ts";
+import { fetchFollowingRedirects } from "../../redirects.ts";
+import { isCredentialHeader } from "../../secrets.ts";
 
 /** The most body bytes returned to the guest (reference: 256 KiB). */
 export const MAX_HTTP_BODY_BYTES = 256 * 1024;
@@ -84,12 +88,12 @@ async function fetchForGuest(args: readonly unknown[], signal: AbortSignal) {
   if (!headers.has("user-agent")) headers.set("user-agent", `rienda/${VERSION}`);
   const timeout = timeoutMs === undefined ? null : AbortSignal.timeout(timeoutMs);
   try {
-    const response = await fetch(url, {
+    const { response } = await fetchFollowingRedirects(url, {
       method,
       headers,
-      ...(body === undefined ? {} : { body }),
+      body,
       signal: timeout === null ? signal : AbortSignal.any([signal, timeout]),
-    });
+    }, { crossOrigin: { kind: "drop_credentials", isCredential: isCredentialHeader } });
     const responseHeaders: Record<string, string> = {};
     response.headers.forEach((value, name) => {
       responseHeaders[name.toLowerCase()] = value;
