@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { createTestEnv } from "./harness/env.ts";
+import { peakProcessResidentBytes } from "./harness/process_memory.ts";
 
 /** A tool whose `execute(ctx, args)` runs `body`; `attempt(f)` returns f's value or `"<name>: <message>"`. */
 function tool(body: string): string {
@@ -117,5 +118,67 @@ Deno.test("a returned value JSON cannot encode is named with the right article",
   assert.match(
     hook.stderr,
     /beforeRun: must return an object or nothing \(returned an object that cannot be encoded as JSON\)/,
+  );
+});
+
+Deno.test(
+  "a guest allocating 2 GB stops at the 256 MiB memory limit while rienda stays under 400 MiB",
+  { ignore: Deno.build.os !== "linux" },
+  async () => {
+    await using env = await createTestEnv();
+    const allocations = {
+      strings:
+        `var keep = []; for (var i = 0; i < 30; i++) keep.push("x".repeat(64 * 1024 * 1024) + i); return "kept";`,
+      buffers:
+        `var keep = []; for (var i = 0; i < 40; i++) keep.push(new ArrayBuffer(50 * 1024 * 1024)); return "kept";`,
+      // Catching the engine's out-of-memory error does not get past the limit.
+      caught:
+        `var keep = []; try { for (;;) keep.push(new Array(100000).fill(keep.length)); } catch (e) { keep = null; return "caught " + e.message; }`,
+    };
+    for (const [name, body] of Object.entries(allocations)) {
+      await env.writeTool(name, tool(body));
+      await using process = await env.start(["tools", "test", name, "--args", "{}"]);
+      const finished = process.wait();
+      const peak = await peakProcessResidentBytes(process.pid, finished);
+      const result = await finished;
+      assert.equal(result.stdout, "the tool exceeded the memory limit of 256 MiB\n", name);
+      assert.equal(result.code, 1, name);
+      const peakMiB = Math.round(peak / (1024 * 1024));
+      assert.ok(peakMiB < 400, `${name}: the process peaked at ${peakMiB} MiB`);
+    }
+  },
+);
+
+Deno.test("code nested too deeply for the engine is a clear load problem, or a worded engine failure in eval", async () => {
+  await using env = await createTestEnv();
+  await env.writeTool(
+    "generated",
+    `module.exports = {\n  table: ${"[".repeat(600)}${"]".repeat(600)},\n};\n`,
+  );
+  const listing = await env.run(["tools"]);
+  assert.equal(listing.code, 1);
+  assert.match(
+    listing.stderr,
+    /^tool "generated": its top-level code failed: SyntaxError: brackets nested more than 256 levels deep, more than the engine can compile \(index\.js:2\)$/m,
+  );
+
+  await env.writeTool(
+    "deep",
+    tool(`function deep(n) { return "(".repeat(n) + "1" + ")".repeat(n); }
+    return String(eval(deep(200)) + new Function("return " + deep(200))() + attempt(function () {
+      return eval("!".repeat(20000) + "1");
+    }) + attempt(function () { return eval(deep(args.depth)); }));`),
+  );
+  const shallow = await env.run(["tools", "test", "deep", "--args", '{"depth":1}']);
+  assert.equal(
+    shallow.stdout,
+    "2SyntaxError: stack overflow1\n",
+    "QuickJS's own checks are catchable",
+  );
+  const result = await env.run(["tools", "test", "deep", "--args", '{"depth":100000}']);
+  assert.equal(result.code, 1);
+  assert.equal(
+    result.stdout,
+    "the tool stopped: the JavaScript engine failed: it ran out of stack: code nested too deeply, such as brackets more than about 500 levels deep in eval or new Function\n",
   );
 });

@@ -11,8 +11,8 @@
  * - An abort interrupts the guest (tight loops included) through a shared
  *   flag its interrupt handler polls, cancels the host call in flight, and
  *   terminates the worker if the guest is not stopped within a second.
- * - Limits: 64 KiB of QuickJS stack, a cap on the WASM heap; a worker that
- *   crashed or grew too far is replaced, never reused.
+ * - Limits: 64 KiB of QuickJS stack, a hard cap on the engine's linear memory;
+ *   a worker that crashed, hit the cap or grew too far is replaced, never reused.
  *
  * @module
  */
@@ -26,7 +26,7 @@ import { type ExtensionRunContext, guestContextJson } from "./run_context.ts";
 /** QuickJS stack per runtime: the largest measured safe on V8's default thread stack. */
 export const GUEST_STACK_BYTES = 64 * 1024;
 
-/** Default cap on a worker's WASM heap. */
+/** Default cap on a worker's linear memory (the engine's whole heap). */
 export const DEFAULT_MEMORY_LIMIT_BYTES = 256 * 1024 * 1024;
 
 /** How long a module's top-level code may run when it is loaded to check its exports. */
@@ -34,7 +34,10 @@ export const LOAD_TIMEOUT_MS = 2000;
 
 /** Options of {@link ExtensionHost}. */
 export interface ExtensionHostOptions {
-  /** @default {DEFAULT_MEMORY_LIMIT_BYTES} */
+  /**
+   * The most linear memory one guest worker may have (at least 16 MiB, what
+   * the engine starts with). @default {DEFAULT_MEMORY_LIMIT_BYTES}
+   */
   readonly memoryLimitBytes?: number;
   /**
    * Idle workers kept for the next invocation (more start only for

@@ -25,7 +25,7 @@ export const CONTROL_LENGTH = 2;
 export interface GuestLimits {
   /** QuickJS stack: 64 KiB is the largest size measured safe on V8's default stack. */
   readonly stackBytes: number;
-  /** Cap on the WASM heap, checked in the interrupt handler. */
+  /** The maximum of the engine's linear memory (at least 16 MiB): growth past it is refused. */
   readonly memoryBytes: number;
 }
 

@@ -25,6 +25,7 @@ import {
   PRELUDE_SOURCE,
   wrapModuleSource,
 } from "./guest_prelude.ts";
+import { findDeepNesting, MAX_SOURCE_NESTING } from "./source_nesting.ts";
 
 /** What a guest needs from the worker around it. */
 export interface GuestHooks {
@@ -225,6 +226,14 @@ function inspectJob(guest: Guest, factory: QuickJSHandle): string {
 /** Runs one job and returns the JSON encoding of its outcome (see the module doc). */
 export function runJob(guest: Guest, job: GuestJob): string {
   const { context } = guest;
+  // A module is inspected before it is ever called: checking it there is enough.
+  const deepLine = job.type === "inspect" ? findDeepNesting(job.source) : null;
+  if (deepLine !== null) {
+    const message =
+      `brackets nested more than ${MAX_SOURCE_NESTING} levels deep, more than the engine can compile`;
+    const stack = `    at ${MODULE_FILE}:${deepLine}:1`;
+    return JSON.stringify({ k: "threw", name: "SyntaxError", message, stack });
+  }
   const factory = context.evalCode(wrapModuleSource(job.source), MODULE_FILE);
   if (factory.error !== undefined) {
     const failure = describeFailure(context, factory.error);

@@ -20,7 +20,7 @@ import {
   type WorkerMessage,
 } from "../host_protocol.ts";
 import { createGuest, disposeGuest, type Guest, runJob } from "./guest_runtime.ts";
-import { loadQuickJs } from "./quickjs_engine.ts";
+import { createBoundedMemory, loadQuickJs } from "./quickjs_engine.ts";
 import { errorMessage } from "../../unknown.ts";
 
 type StopReason = "interrupted" | "timeout" | "memory";
@@ -39,6 +39,8 @@ let init: WorkerInit | null = null;
 let engine: QuickJSWASMModule | null = null;
 /** The engine's linear memory (a stable object; its buffer is replaced when it grows). */
 let memory: WebAssembly.Memory | null = null;
+/** Set once the memory refused to grow past the cap: the job in progress hit the limit. */
+let memoryExhausted = false;
 let control: Int32Array<ArrayBufferLike> = new Int32Array(0);
 let running: Running | null = null;
 let spare: Guest | null = null;
@@ -55,9 +57,7 @@ function stopReason(job: Running): StopReason | null {
   if (job.stop !== null) return job.stop;
   if (Atomics.load(control, CONTROL_INTERRUPT) === job.id) job.stop = "interrupted";
   else if (job.deadline !== null && Date.now() > job.deadline) job.stop = "timeout";
-  else if (heapBytes() > (init?.limits.memoryBytes ?? 0)) {
-    job.stop = "memory";
-  }
+  else if (memoryExhausted) job.stop = "memory";
   return job.stop;
 }
 
@@ -104,6 +104,18 @@ function execute(job: GuestJob, guest: Guest): JobOutcome {
   }
 }
 
+/**
+ * Why the engine failed, for the host. V8's own stack overflow means QuickJS's
+ * stack check came too late, which deep brackets in code compiled at run time
+ * cause (docs/extensions.md, "Limits").
+ */
+function crashMessage(error: unknown): string {
+  if (error instanceof RangeError && /call stack/i.test(error.message)) {
+    return "it ran out of stack: code nested too deeply, such as brackets more than about 500 levels deep in eval or new Function";
+  }
+  return errorMessage(error);
+}
+
 function handleJob(job: GuestJob): void {
   let outcome: JobOutcome;
   let retire = false;
@@ -113,12 +125,15 @@ function handleJob(job: GuestJob): void {
     guest ??= newGuest();
     outcome = execute(job, guest);
   } catch (error) {
-    // A WebAssembly trap or an emscripten abort leaves the module unusable.
-    outcome = { kind: "crashed", message: errorMessage(error) };
+    // A WebAssembly trap or an emscripten abort leaves the module unusable; one
+    // after the memory refused to grow is the memory limit at work.
+    outcome = memoryExhausted
+      ? { kind: "memory" }
+      : { kind: "crashed", message: crashMessage(error) };
     retire = true;
   }
   const limit = init?.limits.memoryBytes ?? 0;
-  if (outcome.kind === "memory" || heapBytes() > limit / 2) {
+  if (memoryExhausted || heapBytes() > limit / 2) {
     retire = true; // linear memory never shrinks: a fresh worker gives it back
   }
   if (!retire && guest !== null) {
@@ -141,8 +156,8 @@ function handleJob(job: GuestJob): void {
 async function start(message: WorkerInit): Promise<void> {
   init = message;
   control = new Int32Array(message.control);
-  engine = await loadQuickJs();
-  memory = engine.getWasmMemory();
+  memory = createBoundedMemory(message.limits.memoryBytes, () => (memoryExhausted = true));
+  engine = await loadQuickJs(memory);
   spare = newGuest();
   send({ type: "ready" });
 }

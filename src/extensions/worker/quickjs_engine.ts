@@ -39,10 +39,44 @@ function syncVariant(): SyncVariant {
   throw new Error("@jitl/quickjs-wasmfile-release-sync: unexpected module shape");
 }
 
-/** Instantiates one QuickJS WebAssembly module. */
-export function loadQuickJs(): Promise<QuickJSWASMModule> {
+/** The linear memory the QuickJS build declares at start (16 MiB): the least a cap can be. */
+export const INITIAL_MEMORY_BYTES = 16 * 1024 * 1024;
+
+const PAGE_BYTES = 64 * 1024;
+
+/**
+ * A linear memory that never grows past `maxBytes` (at least
+ * {@link INITIAL_MEMORY_BYTES}); `onRefused` hears of every growth it refused.
+ * The engine's allocator then fails like an exhausted heap: QuickJS throws
+ * `InternalError: out of memory` instead of taking more.
+ */
+export function createBoundedMemory(maxBytes: number, onRefused: () => void): WebAssembly.Memory {
+  const initial = INITIAL_MEMORY_BYTES / PAGE_BYTES;
+  const memory = new WebAssembly.Memory({
+    initial,
+    maximum: Math.max(initial, Math.floor(maxBytes / PAGE_BYTES)),
+  });
+  const grow = memory.grow.bind(memory);
+  // emscripten grows the heap through this method (its resize-heap import), and
+  // treats a throw as "no more memory".
+  Object.defineProperty(memory, "grow", {
+    value(pages: number): number {
+      try {
+        return grow(pages);
+      } catch (error) {
+        onRefused();
+        throw error;
+      }
+    },
+  });
+  return memory;
+}
+
+/** Instantiates one QuickJS WebAssembly module over `memory` (see {@link createBoundedMemory}). */
+export function loadQuickJs(memory: WebAssembly.Memory): Promise<QuickJSWASMModule> {
   const customized = newVariant(syncVariant(), {
     emscriptenModule: {
+      wasmMemory: memory,
       instantiateWasm(
         imports: WebAssembly.Imports,
         done: (instance: WebAssembly.Instance) => void,
