@@ -183,3 +183,44 @@ Deno.test("a beforeToolExecute hook refuses one MCP call by its model-facing nam
     { id: "call_2", content: "no sums today" },
   ]);
 });
+
+Deno.test("a server flooding one endless line is stopped, not buffered without bound", async () => {
+  await using provider = await startFakeProvider([{ text: "carried on" }]);
+  await using env = await createTestEnv({ provider });
+  const pidFile = `${env.root}/flood.pid`;
+  await env.writeConfig(configWithMcp(provider.url, {
+    flood: { command: "sh", args: ["-c", `echo $$ > '${pidFile}'; yes aaaaaaaa | tr -d '\\n'`] },
+  }));
+  await env.writeAgent("mcp", { description: "Uses MCP.", tools: ["mcp:flood"] });
+  const result = await env.run(["run", "-a", "mcp", "go"]);
+  assert.equal(result.code, 0, result.stderr);
+  assert.match(
+    result.stderr,
+    /mcp server "flood": sent a message over 10485760 bytes, so it was stopped/,
+  );
+  assert.equal(
+    await processAlive(await readPid(pidFile)),
+    false,
+    "the flooding server outlived the run",
+  );
+});
+
+Deno.test("SIGINT while a server starts exits 130 at once and stops it", async () => {
+  await using provider = await startFakeProvider([{ text: "never" }]);
+  await using env = await createTestEnv({ provider });
+  const pidFile = `${env.root}/slow.pid`;
+  await env.writeConfig(configWithMcp(provider.url, {
+    slow: { command: "sh", args: ["-c", `echo $$ > '${pidFile}'; exec sleep 600`] },
+  }));
+  await env.writeAgent("mcp", { description: "Uses MCP.", tools: ["mcp:slow"] });
+  await using process = await env.start(["run", "-a", "mcp", "go"]);
+  const pid = await readPid(pidFile);
+  const signalled = performance.now();
+  process.kill("SIGINT");
+  const result = await process.wait();
+  assert.equal(result.code, 130, result.stderr);
+  assert.ok(performance.now() - signalled < 2_000, "the interrupt took too long");
+  assert.equal(lastLine(result.stderr), "rienda: the run was interrupted");
+  assert.equal(provider.requests.length, 0);
+  assert.equal(await processAlive(pid), false, "the server outlived the run");
+});

@@ -203,7 +203,11 @@ function openConnection(request: OpenRequest): McpConnection {
 /** How a stdio server ended, with the stderr it printed after `transport`'s start so far. */
 function afterStart(transport: ProcessEnding): ProcessEnding {
   const start = transport.stderr().length;
-  return { exited: transport.exited, stderr: () => transport.stderr().slice(start) };
+  return {
+    exited: transport.exited,
+    stderr: () => transport.stderr().slice(start),
+    stopReason: () => transport.stopReason(),
+  };
 }
 
 function newClient(): Client {
@@ -251,11 +255,13 @@ function isTimeout(error: unknown): boolean {
 }
 
 /** What is known of a stdio server's end. */
-type ProcessEnding = Pick<StdioTransport, "exited" | "stderr">;
+type ProcessEnding = Pick<StdioTransport, "exited" | "stderr" | "stopReason">;
 
 /** The words for a failure: a stdio server's end (code, signal, stderr) when it is gone. */
 async function failureText(ending: ProcessEnding | null, error: unknown): Promise<string> {
   if (ending !== null) {
+    const reason = ending.stopReason();
+    if (reason !== null) return reason;
     const exit = await Promise.race([ending.exited, delay(EXIT_WAIT_MS)]);
     if (exit !== undefined) return describeExit(exit, ending.stderr());
   }

@@ -56,6 +56,8 @@ export interface StdioTransport extends Transport {
   readonly exited: Promise<ProcessExit>;
   /** The kept start of stderr, so far. */
   stderr(): string;
+  /** Why rienda stopped the server itself (a message too long), or null. */
+  stopReason(): string | null;
 }
 
 /** A transport that starts the server on `start()` and stops its process group on `close()`. */
@@ -65,6 +67,7 @@ export function createStdioTransport(options: StdioServerOptions): StdioTranspor
   let untrack = () => {};
   let closed = false;
   let stderr = () => "";
+  let stopReason: string | null = null;
   let settleExit: (exit: ProcessExit) => void = () => {};
   const exited = new Promise<ProcessExit>((resolve) => settleExit = resolve);
   const encoder = new TextEncoder();
@@ -72,6 +75,7 @@ export function createStdioTransport(options: StdioServerOptions): StdioTranspor
   const transport: StdioTransport = {
     exited,
     stderr: () => stderr(),
+    stopReason: () => stopReason,
     // deno-lint-ignore require-await
     async start() {
       if (child !== undefined) throw new Error("the transport is started already");
@@ -93,7 +97,10 @@ export function createStdioTransport(options: StdioServerOptions): StdioTranspor
       const stdout = readMessages(process.stdout, {
         message: (message) => transport.onmessage?.(message),
         error: (error) => transport.onerror?.(error),
-        tooLong: () => void transport.close(),
+        tooLong: () => {
+          stopReason = `sent a message over ${MAX_MESSAGE_BYTES} bytes, so it was stopped`;
+          void transport.close();
+        },
       });
       process.status.then(async (status) => {
         // Messages written just before the end still arrive, unless a grandchild holds the pipe.
@@ -164,7 +171,6 @@ async function readMessages(stream: ReadableStream<Uint8Array>, sink: MessageSin
         pendingBytes += chunk.length - start;
       }
       if (pendingBytes > MAX_MESSAGE_BYTES) {
-        sink.error(new Error(`the server sent a message over ${MAX_MESSAGE_BYTES} bytes`));
         sink.tooLong();
         return;
       }
