@@ -13,7 +13,7 @@ import { createTestEnv, type TestEnv } from "../tests/harness/env.ts";
 import { CHECKOUT_DIR } from "../tests/harness/rienda.ts";
 import { measureExtensions, writeExtensionAgents } from "./bench_extensions.ts";
 import { LONG_SESSION_ID, writeLongSession } from "./bench_long_session.ts";
-import { mcpScenarios, measureStartToFirstRequest } from "./bench_mcp.ts";
+import { mcpScenarios, measureMcpCall, measureStartToFirstRequest } from "./bench_mcp.ts";
 import { measureShellCommand } from "./bench_shell.ts";
 
 const RUNS = Number(Deno.env.get("BENCH_RUNS") ?? "10");
@@ -168,6 +168,10 @@ if (import.meta.main) {
       `${"start to first request, 1 stdio MCP".padEnd(34)} ${(firstRequest / 1000).toFixed(3)} s\n`,
     ),
   );
+  Deno.stdout.writeSync(new TextEncoder().encode("MCP against a built-in tool, in process:\n"));
+  for (const line of await measureMcpCall()) {
+    Deno.stdout.writeSync(new TextEncoder().encode(`  ${line}\n`));
+  }
   Deno.stdout.writeSync(new TextEncoder().encode("shell tool, in process:\n"));
   for (const line of await measureShellCommand()) {
     Deno.stdout.writeSync(new TextEncoder().encode(`  ${line}\n`));

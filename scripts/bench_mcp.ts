@@ -5,6 +5,9 @@
  * - start to first request: from spawning `rienda run` to the fake
  *   provider receiving the request that lists the server's tools (server
  *   start, SDK load, initialize and `tools/list` included);
+ * - in process ({@link measureMcpCall}): one `everything__echo` call through
+ *   the tool the model calls (SDK request, stdio round trip, result
+ *   conversion) against one `shell` tool call of `true`, interleaved;
  * - CLI scenarios ({@link mcpScenarios}): a run with the server and no
  *   call, one `everything__echo` call, and 20 sequential ones, to set
  *   against the shell scenarios of `bench.ts`.
@@ -12,7 +15,11 @@
  * @module
  */
 
+import { createMcpTool, startMcpServers } from "../src/mcp/mcp_tools.ts";
+import { createShellTool } from "../src/tools/shell.ts";
+import type { ToolCallContext } from "../src/tools/tool.ts";
 import { everythingStdio } from "../tests/harness/mcp_servers.ts";
+import { line, timeEach } from "./bench_extensions.ts";
 import { startFakeProvider, type Turn } from "../tests/harness/fake_provider.ts";
 import { createTestEnv, type TestEnv } from "../tests/harness/env.ts";
 import type { Scenario } from "./bench.ts";
@@ -83,4 +90,53 @@ export async function measureStartToFirstRequest(cliArgs: (args: string[]) => st
   }
   samples.sort((a, b) => a - b);
   return samples[Math.floor(samples.length / 2)]!;
+}
+
+const CALLS = Number(Deno.env.get("BENCH_SPAWNS") ?? "200");
+
+/** Lines comparing one MCP tool call with one built-in `shell` call, median and p95 of each. */
+export async function measureMcpCall(): Promise<string[]> {
+  const entry = await everythingStdio();
+  const settings = {
+    name: "everything",
+    kind: "stdio",
+    command: String(entry.command),
+    args: entry.args as string[],
+    env: {},
+    envVars: [],
+    enabled: true,
+    timeoutMs: 60_000,
+    allow: null,
+    deny: [],
+  } as const;
+  const signal = new AbortController().signal;
+  const env = (name: string) => Deno.env.get(name);
+  await using servers = await startMcpServers([settings], { workdir: Deno.cwd(), env, signal });
+  const connection = servers.connections.get("everything");
+  const info = connection?.tools.find((tool) => tool.name === "echo");
+  if (connection === undefined || info === undefined) {
+    throw new Error("server-everything did not start");
+  }
+  const echo = createMcpTool(connection, info);
+  const shell = createShellTool();
+  const context: ToolCallContext = {
+    callId: "bench",
+    workdir: Deno.cwd(),
+    signal,
+    output: () => {},
+  };
+  const mcpCall = () => echo.execute({ message: "hi" }, context);
+  const shellCall = () => shell.execute({ command: "true" }, context);
+  await timeEach(10, mcpCall);
+  await timeEach(10, shellCall);
+  const mcpSamples: number[] = [];
+  const shellSamples: number[] = [];
+  for (let round = 0; round < 10; round++) {
+    mcpSamples.push(...await timeEach(CALLS / 10, mcpCall));
+    shellSamples.push(...await timeEach(CALLS / 10, shellCall));
+  }
+  return [
+    line("MCP tool call (everything echo, stdio)", mcpSamples),
+    line("built-in shell tool call (true)", shellSamples),
+  ];
 }
