@@ -137,6 +137,19 @@ export async function processAlive(pid: number): Promise<boolean> {
   }
 }
 
+/**
+ * Whether the process is gone within 2 s: a process killed just now (SIGKILL
+ * at rienda's exit) may still be scheduled once before the kernel removes it.
+ */
+export async function processGone(pid: number): Promise<boolean> {
+  const deadline = Date.now() + 2_000;
+  while (await processAlive(pid)) {
+    if (Date.now() > deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return true;
+}
+
 /** Reads the pid a server wrapper wrote, once it is there. */
 export async function readPid(pidFile: string): Promise<number> {
   let pid = NaN;
