@@ -15,6 +15,7 @@ import { measureExtensions, writeExtensionAgents } from "./bench_extensions.ts";
 import { LONG_SESSION_ID, writeLongSession } from "./bench_long_session.ts";
 import { mcpScenarios, measureMcpCall, measureStartToFirstRequest } from "./bench_mcp.ts";
 import { measureShellCommand } from "./bench_shell.ts";
+import { measureSseParser, sseScenarios } from "./bench_sse.ts";
 
 const RUNS = Number(Deno.env.get("BENCH_RUNS") ?? "10");
 const TIME = "/usr/bin/time";
@@ -152,6 +153,7 @@ export const SCENARIOS: Scenario[] = [
     setup: writeExtensionAgents,
   },
   ...mcpScenarios(),
+  ...sseScenarios(),
 ];
 
 if (import.meta.main) {
@@ -174,6 +176,10 @@ if (import.meta.main) {
   }
   Deno.stdout.writeSync(new TextEncoder().encode("shell tool, in process:\n"));
   for (const line of await measureShellCommand()) {
+    Deno.stdout.writeSync(new TextEncoder().encode(`  ${line}\n`));
+  }
+  Deno.stdout.writeSync(new TextEncoder().encode("SSE parser, in process (16 KiB chunks):\n"));
+  for (const line of await measureSseParser()) {
     Deno.stdout.writeSync(new TextEncoder().encode(`  ${line}\n`));
   }
   Deno.stdout.writeSync(new TextEncoder().encode("extension host, in process:\n"));
