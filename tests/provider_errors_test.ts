@@ -1,16 +1,8 @@
 import assert from "node:assert/strict";
-import { lastLine, linesOf, RETRY_LINE_REGEXP } from "./harness/assertions.ts";
+import { lastLine, retryLines } from "./harness/assertions.ts";
 import type { Protocol } from "./harness/codec.ts";
 import { createTestEnv } from "./harness/env.ts";
 import { startFakeProvider, type Turn } from "./harness/fake_provider.ts";
-
-/** The `retrying in …` lines of stderr as `{seconds, error}`. */
-function retryLines(stderr: string): { seconds: number; error: string }[] {
-  return linesOf(stderr).flatMap((line) => {
-    const match = RETRY_LINE_REGEXP.exec(line);
-    return match ? [{ seconds: Number(match[1]), error: match[2] ?? "" }] : [];
-  });
-}
 
 async function runScript(turns: Turn[], protocol: Protocol = "openai_chat_completions") {
   await using provider = await startFakeProvider(turns);

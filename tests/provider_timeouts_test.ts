@@ -1,13 +1,10 @@
 import assert from "node:assert/strict";
-import { lastLine, linesOf, RETRY_LINE_REGEXP } from "./harness/assertions.ts";
+import { lastLine, retryLines } from "./harness/assertions.ts";
 import { createTestEnv, defaultConfig } from "./harness/env.ts";
 import { startFakeProvider, type Turn } from "./harness/fake_provider.ts";
 
 function retryErrors(stderr: string): string[] {
-  return linesOf(stderr).flatMap((line) => {
-    const match = RETRY_LINE_REGEXP.exec(line);
-    return match ? [match[2] ?? ""] : [];
-  });
+  return retryLines(stderr).map((retry) => retry.error);
 }
 
 async function runWithTimeouts(turns: Turn[], settings: string) {

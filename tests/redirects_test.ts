@@ -1,21 +1,15 @@
 import assert from "node:assert/strict";
 import { lastLine } from "./harness/assertions.ts";
-import { createTestEnv } from "./harness/env.ts";
+import { createTestEnv, defaultConfig } from "./harness/env.ts";
 import { startFakeProvider } from "./harness/fake_provider.ts";
 
 const KEY = "sk-ant-redirect-0123456789abcdef";
 
 function config(url: string): string {
-  return [
-    "default_model: fake/m",
-    "providers:",
-    "  fake:",
-    "    protocol: anthropic",
-    `    base_url: ${url}`,
-    `    api_key: ${KEY}`,
-    "    headers: { x-team: research, x-gateway-token: gw-secret-0123456789 }",
-    "",
-  ].join("\n");
+  return defaultConfig(url, "anthropic").replace(
+    "api_key: test-key",
+    `api_key: ${KEY}\n    headers: { x-team: research, x-gateway-token: gw-secret-0123456789 }`,
+  );
 }
 
 Deno.test("a provider redirect to another origin is refused: nothing reaches the other origin", async () => {

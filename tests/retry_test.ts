@@ -3,20 +3,12 @@ import {
   checkSession,
   lastLine,
   linesOf,
-  RETRY_LINE_REGEXP,
+  retryLines,
   sessionIdOf,
   userPromptEntry,
 } from "./harness/assertions.ts";
 import { createTestEnv } from "./harness/env.ts";
 import { startFakeProvider, type Turn } from "./harness/fake_provider.ts";
-
-/** The `retrying in …` lines of stderr as `{seconds, error}`. */
-function retryLines(stderr: string): { seconds: number; error: string }[] {
-  return linesOf(stderr).flatMap((line) => {
-    const match = RETRY_LINE_REGEXP.exec(line);
-    return match ? [{ seconds: Number(match[1]), error: match[2] ?? "" }] : [];
-  });
-}
 
 /** Each wait is 0.5 s doubling (0.5, 1, 2, 4) give or take the jitter. */
 function assertBackoff(seconds: readonly number[]): void {

@@ -36,6 +36,14 @@ export function sessionIdOf(stderr: string): string {
   return id;
 }
 
+/** The `retrying in …` lines of stderr as `{seconds, error}`. */
+export function retryLines(stderr: string): { seconds: number; error: string }[] {
+  return linesOf(stderr).flatMap((line) => {
+    const match = RETRY_LINE_REGEXP.exec(line);
+    return match ? [{ seconds: Number(match[1]), error: match[2] ?? "" }] : [];
+  });
+}
+
 /** The last line of stderr, which for a failed run is `rienda: <message>`. */
 export function lastLine(stderr: string): string {
   return linesOf(stderr).at(-1) ?? "";
