@@ -12,6 +12,7 @@ import { startFakeProvider, type Turn } from "../tests/harness/fake_provider.ts"
 import { createTestEnv, type TestEnv } from "../tests/harness/env.ts";
 import { CHECKOUT_DIR } from "../tests/harness/rienda.ts";
 import { measureExtensions, writeExtensionAgents } from "./bench_extensions.ts";
+import { measureInteractive } from "./bench_interactive.ts";
 import { LONG_SESSION_ID, writeLongSession } from "./bench_long_session.ts";
 import { mcpScenarios, measureMcpCall, measureStartToFirstRequest } from "./bench_mcp.ts";
 import { measureShellCommand } from "./bench_shell.ts";
@@ -180,6 +181,10 @@ if (import.meta.main) {
   }
   Deno.stdout.writeSync(new TextEncoder().encode("SSE parser, in process (16 KiB chunks):\n"));
   for (const line of await measureSseParser()) {
+    Deno.stdout.writeSync(new TextEncoder().encode(`  ${line}\n`));
+  }
+  Deno.stdout.writeSync(new TextEncoder().encode("interactive mode:\n"));
+  for (const line of await measureInteractive(RUNS)) {
     Deno.stdout.writeSync(new TextEncoder().encode(`  ${line}\n`));
   }
   Deno.stdout.writeSync(new TextEncoder().encode("extension host, in process:\n"));

@@ -20,10 +20,17 @@ export const TARGETS = [
 
 /**
  * Modules `deno compile` cannot discover by itself: the extension worker is
- * started with `new Worker(url)`, which the module graph does not follow, and
- * the MCP client is imported through a non-literal specifier (`app/load_mcp.ts`).
+ * started with `new Worker(url)`, the MCP client is imported through a
+ * non-literal specifier (`app/load_mcp.ts`), and so are the interactive UI
+ * and its highlighter (so `deno run` does not walk them for the other
+ * commands); the module graph follows none of them.
  */
-const EXTRA_MODULES = ["src/extensions/worker/guest_worker.ts", "src/mcp/mcp_tools.ts"];
+const EXTRA_MODULES = [
+  "src/extensions/worker/guest_worker.ts",
+  "src/mcp/mcp_tools.ts",
+  "src/ui/interactive/main.ts",
+  "src/ui/interactive/highlight_languages.ts",
+];
 
 /** The `deno compile` arguments of one target. */
 export function compileArgs(target: string): string[] {

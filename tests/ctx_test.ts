@@ -340,6 +340,14 @@ for (const autoApprove of [false, true]) {
       badConfirm:
         "TypeError: ctx.confirm: the question must be an object { title, body } (found string)",
     }]);
-    assert.deepEqual(linesOf(stderr).slice(1), ["tool: ui {}", "first line", "second line"]);
+    assert.deepEqual(linesOf(stderr).slice(1), [
+      "tool: ui {}",
+      "first line",
+      "second line",
+      // Nobody could be asked: the notice names -y.
+      ...(autoApprove
+        ? []
+        : ['ctx.confirm "Sure?" was answered no: nobody could be asked (pass -y to answer yes)']),
+    ]);
   });
 }

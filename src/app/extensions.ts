@@ -9,7 +9,8 @@
  *   checked, and an unknown or broken one fails here, before any request.
  * - Hook notices (throws, bad returns, `ctx.log` and exec output of hooks)
  *   go to the `notice` callback, which the front end turns into `notice`
- *   events. `ctx.confirm` is false without a person, true with `-y`.
+ *   events. `ctx.confirm` is true with `-y`, else asks the front end's
+ *   `confirm` when a person can answer, else false.
  *
  * @module
  */
@@ -41,11 +42,13 @@ export interface ExtensionContextOptions {
   readonly notice: (text: string) => void;
   /** Shows `ctx.notify`; absent without a UI (docs/extensions.md: then nothing). */
   readonly notify?: (notice: UserNotice) => void;
+  /** Asks a person for `ctx.confirm`; absent when nobody can answer. */
+  readonly confirm?: ExtensionRunContext["confirm"];
 }
 
-/** The run context behind every `ctx` (no person to ask: `ctx.confirm` is `-y` or false). */
+/** The run context behind every `ctx` (`ctx.confirm`: `-y`, else the person when one can be asked, else false). */
 export function createExtensionContext(options: ExtensionContextOptions): ExtensionRunContext {
-  const { paths, agent, notify } = options;
+  const { paths, agent, notify, confirm } = options;
   return {
     workdir: options.workdir,
     session: { id: options.sessionId, agentId: agent.id, modelId: options.modelRef },
@@ -56,6 +59,7 @@ export function createExtensionContext(options: ExtensionContextOptions): Extens
     autoApprove: options.autoApprove,
     notice: options.notice,
     ...(notify === undefined ? {} : { notify }),
+    ...(confirm === undefined ? {} : { confirm }),
   };
 }
 

@@ -27,6 +27,7 @@ import {
   sessionModelError,
   type SessionTarget,
 } from "./continue_session.ts";
+import type { ExtensionRunContext } from "../extensions/run_context.ts";
 import { resolveModel, ThinkingLevelError } from "./resolve_model.ts";
 import { bindRunSession } from "./run_session.ts";
 import { loadRunTools } from "./run_tools.ts";
@@ -53,6 +54,10 @@ export interface RunRequest {
   readonly cwd: string;
   /** Receives hook notices during the run (the front end makes them `notice` events). */
   readonly notice?: ((text: string) => void) | undefined;
+  /** Asks a person for `ctx.confirm`; absent when nobody can answer (then no, unless -y). */
+  readonly confirm?: ExtensionRunContext["confirm"];
+  /** Shows `ctx.notify`; absent without a UI. */
+  readonly notify?: ExtensionRunContext["notify"];
   /** Aborts loading the extensions on interrupt. */
   readonly signal?: AbortSignal | undefined;
 }
@@ -60,6 +65,8 @@ export interface RunRequest {
 /** A prepared run; dispose it to release the session and the extension host. */
 export interface RunPlan extends AsyncDisposable {
   readonly options: Omit<RunOptions, "emit" | "signal">;
+  /** Tokens the model can read (for a front end's context-use display). */
+  readonly contextWindow: number;
 }
 
 /** Resolves everything a run needs, or throws a message that names the fix. */
@@ -108,6 +115,8 @@ export async function prepareRun(request: RunRequest): Promise<RunPlan> {
     modelRef,
     autoApprove: request.autoApprove,
     notice: request.notice ?? (() => {}),
+    ...(request.confirm === undefined ? {} : { confirm: request.confirm }),
+    ...(request.notify === undefined ? {} : { notify: request.notify }),
     signal: request.signal ?? new AbortController().signal,
   });
   failure.use(extensions);
@@ -136,6 +145,7 @@ export async function prepareRun(request: RunRequest): Promise<RunPlan> {
     : undefined;
   failure.move();
   return {
+    contextWindow: resolved.contextWindow,
     options: {
       sessionId,
       agentId: agent.id,

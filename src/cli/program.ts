@@ -18,6 +18,7 @@ import { addSessionsCommand } from "./sessions_program.ts";
 import { addSetupCommands } from "./setup_program.ts";
 import { versionLine } from "./version.ts";
 import { CONFIG_FLAG_HELP, stringFlag } from "./flags.ts";
+import { interactiveCommand, isInteractiveInvocation } from "./interactive.ts";
 
 /** What a parsed invocation does once commander is done with argv. */
 type Action = () => Promise<number>;
@@ -44,14 +45,13 @@ export async function runCli(
   io: Io,
   signal: AbortSignal,
 ): Promise<number> {
+  if (isInteractiveInvocation(argv)) {
+    return await interactiveCommand(argv, io, signal);
+  }
   const first = argv[0];
   if (first !== undefined && !first.startsWith("-") && !COMMANDS.has(first)) {
     io.stderr.write(buildProgram(io, signal, () => {}).helpInformation());
     throw new UsageError(`unknown command "${first}"`);
-  }
-  if (argv.length === 0) {
-    io.stderr.write(buildProgram(io, signal, () => {}).helpInformation());
-    throw new UsageError("interactive mode is not available yet: use rienda run (see above)");
   }
   let action: Action | undefined;
   const program = buildProgram(io, signal, (chosen) => action = chosen);
@@ -68,7 +68,9 @@ export async function runCli(
 function buildProgram(io: Io, signal: AbortSignal, choose: (action: Action) => void): Command {
   const program = new Command("rienda")
     .description("Run AI agents defined as Markdown files.")
-    .usage("<command> [options]")
+    .usage(
+      "[-a AGENT | -f FILE | -s ID | -c] [options] [PROMPT]   (the interactive chat)\n       rienda <command> [options]",
+    )
     .version(versionLine(), "-v, --version", "print the version")
     .helpOption("-h, --help", "print this help")
     .exitOverride()

@@ -13,6 +13,7 @@ import { createJsonRenderer } from "../ui/json.ts";
 import { createStreamJsonRenderer } from "../ui/stream_json.ts";
 import { createTextRenderer, type Renderer } from "../ui/text.ts";
 import { createStyle, useColor } from "../ui/terminal.ts";
+import { createTerminalConfirm } from "../ui/terminal_confirm.ts";
 import { EXIT, INTERRUPTED_LINE, UsageError } from "./exit.ts";
 import { readPrompt } from "./prompt_input.ts";
 
@@ -58,6 +59,10 @@ export async function runCommand(
   }
   const prompt = await readPrompt(io, flags.prompt, words);
   const renderer = createRenderer(io, flags.output);
+  // A person at the terminal answers ctx.confirm (docs/cli.md); otherwise it is -y or no.
+  const confirm = io.stdinIsTerminal && io.stderr.isTerminal && !flags.autoApprove
+    ? createTerminalConfirm(io.stderr, createStyle(useColor(io.stderr, io.env)), renderer.finish)
+    : undefined;
   await using plan = await prepareRun({
     agent,
     continueSession,
@@ -72,6 +77,7 @@ export async function runCommand(
     cwd: io.cwd,
     // Hook notices are events of the run, printed where the renderer prints notices.
     notice: (text) => renderer.sink({ type: "notice", text }),
+    confirm,
     signal,
   }).catch((error: unknown) => {
     // A level the model does not accept is a usage error (exit 2).

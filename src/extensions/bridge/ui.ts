@@ -1,7 +1,7 @@
 /**
  * The blocking `ctx` members that reach the person or the clock:
  * `ctx.confirm` (true with auto-approve, asked through the front end when a
- * person is there, false otherwise) and `ctx.sleep` (returns early when the
+ * person is there, false otherwise with a notice naming `-y`) and `ctx.sleep` (returns early when the
  * run is interrupted). `ctx.log` and `ctx.notify` are events, see `bridge.ts`.
  *
  * @module
@@ -39,7 +39,12 @@ async function confirm(
   const title = options.string("title") ?? "";
   const body = options.string("body") ?? "";
   if (context.autoApprove) return true;
-  if (context.confirm === undefined) return false;
+  if (context.confirm === undefined) {
+    context.notice(
+      `ctx.confirm "${title}" was answered no: nobody could be asked (pass -y to answer yes)`,
+    );
+    return false;
+  }
   return (await context.confirm({ title, body }, signal)) === true;
 }
 

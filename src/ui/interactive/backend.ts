@@ -1,0 +1,68 @@
+/**
+ * What the interactive UI asks of the rest of rienda, as one interface the
+ * CLI implements (`cli/chat_backend.ts`): the UI never reads config, agent
+ * or session files itself, so it can be driven against a fake in tests.
+ *
+ * A turn is one run of the engine over the current session, exactly as
+ * `rienda run -s` would run it.
+ *
+ * @module
+ */
+
+import type { EventSink } from "../../engine/events.ts";
+import type { Message, Usage } from "../../llm/messages.ts";
+
+/** A yes/no question from `ctx.confirm` (or a built-in tool's approval). */
+export interface Question {
+  readonly title: string;
+  readonly body: string;
+}
+
+/** The chat's current agent, model, reasoning level and session. */
+export interface ChatState {
+  /** The session turns append to; null before the first turn of a new session. */
+  readonly sessionId: string | null;
+  readonly agent: string;
+  /** The model reference turns use; null when the agent's or the session's applies. */
+  readonly model: string | null;
+  /** The reasoning level; null for off. */
+  readonly thinking: string | null;
+  /** The context window of the model of the last turn, when known. */
+  readonly contextWindow: number | null;
+}
+
+/** What a turn reports back to the person while it runs. */
+export interface TurnHandlers {
+  readonly emit: EventSink;
+  /** Asks the person; resolves false when `signal` aborts. */
+  readonly confirm: (question: Question, signal: AbortSignal) => Promise<boolean>;
+  /** Shows a `ctx.notify` notice. */
+  readonly notify: (notice: Question) => void;
+  readonly signal: AbortSignal;
+}
+
+/** How a turn ended. */
+export interface TurnResult {
+  readonly reason: "end_turn" | "interrupted" | "error";
+  readonly error?: string | undefined;
+  readonly usage: Usage;
+}
+
+/** One row of a picker. */
+export interface Choice {
+  readonly value: string;
+  readonly label: string;
+  readonly detail?: string;
+}
+
+/** The interactive mode's view of rienda. */
+export interface ChatBackend {
+  /** The workspace directory. */
+  readonly workdir: string;
+  /** The current state. */
+  state(): ChatState;
+  /** Runs one turn on `prompt`; never throws (failures come back as `error`). */
+  runTurn(prompt: string, handlers: TurnHandlers): Promise<TurnResult>;
+  /** The messages of the current session's branch (empty for a new one). */
+  branchMessages(): Promise<Message[]>;
+}

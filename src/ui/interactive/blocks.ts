@@ -1,0 +1,132 @@
+/**
+ * How each block of the conversation looks: the person's prompt, thinking,
+ * a tool call (one line with its arguments, the tail of its output while it
+ * runs, a one-line summary when done, red when it failed), notices and the
+ * footnote of a turn. Every block starts with a blank row.
+ *
+ * @module
+ */
+
+import { safeText } from "./markdown_inline.ts";
+import type { Theme } from "./style.ts";
+import { truncate, wrapText } from "./width.ts";
+
+/** Output rows a running tool shows (its tail). */
+export const TOOL_TAIL_ROWS = 5;
+/** Thinking rows shown while it streams and once it is done (collapsed). */
+export const THINKING_TAIL_ROWS = 3;
+
+const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
+
+/** The spinner frame for a time in milliseconds. */
+export function spinnerFrame(now: number): string {
+  return SPINNER[Math.floor(now / 80) % SPINNER.length]!;
+}
+
+/** The prompt as the person sent it. */
+export function userRows(text: string, width: number, theme: Theme): string[] {
+  const rows = wrapText(safeText(text), width - 2);
+  return [
+    "",
+    ...rows.map((row, index) => `${index === 0 ? theme.cyan("›") : " "} ${theme.bold(row)}`),
+  ];
+}
+
+/** Thinking, dimmed: its last rows, or all of them when `expanded`. */
+export function thinkingRows(
+  text: string,
+  options: { width: number; theme: Theme; expanded: boolean; done: boolean },
+): string[] {
+  const { width, theme, expanded, done } = options;
+  const all = wrapText(safeText(text.trim()), width - 2);
+  const shown = expanded ? all : all.slice(-THINKING_TAIL_ROWS);
+  const hidden = all.length - shown.length;
+  const label = done
+    ? `thinking · ${all.length} ${all.length === 1 ? "line" : "lines"}${
+      hidden > 0 ? " (ctrl+o shows all)" : ""
+    }`
+    : "thinking…";
+  return ["", theme.dim(theme.italic(label)), ...shown.map((row) => `${theme.dim(`┊ ${row}`)}`)];
+}
+
+/** A tool call as the conversation shows it. */
+export interface ToolView {
+  readonly name: string;
+  readonly args: unknown;
+  readonly output: string;
+  readonly result: { readonly text: string; readonly isError: boolean } | null;
+}
+
+/** The one-line form of tool arguments: the main string argument, else compact JSON. */
+export function argumentsLine(args: unknown): string {
+  if (typeof args === "object" && args !== null && !Array.isArray(args)) {
+    const record = args as Record<string, unknown>;
+    for (const key of ["command", "path", "url", "pattern", "query", "file"]) {
+      const value = record[key];
+      if (typeof value === "string") return value.replace(/\s+/g, " ");
+    }
+    const entries = Object.entries(record);
+    if (entries.length === 0) return "";
+  }
+  let json: string;
+  try {
+    json = JSON.stringify(args) ?? "";
+  } catch {
+    json = String(args);
+  }
+  return json.length > 400 ? json.slice(0, 400) : json;
+}
+
+/** A tool block: header, then the tail of the output while running or when expanded. */
+export function toolRows(
+  tool: ToolView,
+  options: { width: number; theme: Theme; expanded: boolean; now: number },
+): string[] {
+  const { width, theme, expanded, now } = options;
+  const args = safeText(argumentsLine(tool.args));
+  const failed = tool.result?.isError === true;
+  const mark = tool.result === null
+    ? theme.cyan(spinnerFrame(now))
+    : failed
+    ? theme.red("✗")
+    : theme.green("✓");
+  const body = tool.output !== "" ? tool.output : tool.result?.text ?? "";
+  const lines = safeText(body.replace(/\n$/, "")).split("\n").filter((line, index, all) =>
+    line !== "" || index < all.length - 1
+  );
+  const count = body === "" ? 0 : lines.length;
+  const summary = tool.result === null || expanded || count === 0
+    ? ""
+    : theme.dim(` · ${count} ${count === 1 ? "line" : "lines"}`);
+  const name = failed ? theme.red(theme.bold(tool.name)) : theme.bold(tool.name);
+  const header = `${mark} ${name}  ${theme.dim(args)}`;
+  const rows = ["", `${truncate(header, width - 1 - (summary === "" ? 0 : 14))}${summary}`];
+  const bar = (row: string) => `  ${theme.dim("│")} ${failed ? theme.red(row) : theme.dim(row)}`;
+  if (expanded) {
+    for (const line of lines) rows.push(...wrapText(line, width - 5).map(bar));
+  } else if (tool.result === null) {
+    const tail = lines.slice(-TOOL_TAIL_ROWS);
+    if (count > tail.length) rows.push(bar(`… ${count - tail.length} more lines`));
+    for (const line of tail) rows.push(bar(truncate(line, width - 5)));
+  } else if (failed) {
+    const last = [...lines].reverse().find((line) => line.trim() !== "") ?? "failed";
+    rows.push(bar(truncate(last, width - 5)));
+  }
+  return rows;
+}
+
+/** The tone of a one-line row. */
+export type NoticeTone = "info" | "warning" | "error" | "faint";
+
+/** A notice, retry, compaction or error row. */
+export function noticeRows(text: string, tone: NoticeTone, width: number, theme: Theme): string[] {
+  const paint = tone === "error"
+    ? theme.red
+    : tone === "warning"
+    ? theme.yellow
+    : tone === "faint"
+    ? theme.dim
+    : (row: string) => row;
+  const mark = tone === "error" ? "✗ " : tone === "warning" ? "! " : tone === "faint" ? "" : "• ";
+  return ["", ...wrapText(`${mark}${safeText(text)}`, width - 1, "  ").map(paint)];
+}

@@ -1,0 +1,319 @@
+/**
+ * The conversation as blocks, fed by the run's events: which rows are final
+ * (written once to the scrollback, in order) and which are still live.
+ *
+ * - A block is committed when it is done and every block before it is; the
+ *   answer being streamed commits its finished Markdown blocks as it goes.
+ * - A retried response drops what was not committed yet; a row says so.
+ * - An interrupted turn keeps what was shown, and says it was interrupted.
+ *
+ * @module
+ */
+
+import type { RunEvent } from "../../engine/events.ts";
+import type { Message, Usage } from "../../llm/messages.ts";
+import {
+  noticeRows,
+  type NoticeTone,
+  thinkingRows,
+  toolRows,
+  type ToolView,
+  userRows,
+} from "./blocks.ts";
+import { renderMarkdown, splitFinished } from "./markdown.ts";
+import type { Theme } from "./style.ts";
+
+type Block =
+  | { kind: "user"; text: string; done: true }
+  | { kind: "assistant"; text: string; committed: number; done: boolean }
+  | { kind: "thinking"; text: string; done: boolean }
+  | { kind: "tool"; id: string; view: ToolView; done: boolean }
+  | { kind: "notice"; text: string; tone: NoticeTone; done: true };
+
+/** What one frame shows: rows to commit now and the live rows. */
+export interface TranscriptFrame {
+  readonly commit: string[];
+  readonly live: string[];
+}
+
+/** The conversation's blocks. */
+export interface Transcript {
+  /** The person's prompt. */
+  addUser(text: string): void;
+  /** A one-line row (notice, error, footnote). */
+  addNotice(text: string, tone: NoticeTone): void;
+  /** Applies one event of the running turn. */
+  apply(event: RunEvent): void;
+  /** Ends the turn: everything is done; notes an interrupt or an error, then the footnote. */
+  endTurn(end: TurnEnd): void;
+  /** Shows stored messages (a resumed session) as finished blocks. */
+  replay(messages: readonly Message[]): void;
+  /** The rows to commit now and the live rows, at `width`. */
+  frame(width: number, now: number): TranscriptFrame;
+  /** What the turn is doing, for the status line; null when idle. */
+  activity(): string | null;
+  /** The text of the last answer, for `/copy`. */
+  lastAnswer(): string;
+}
+
+/** How a turn ended, for the rows that close it. */
+export interface TurnEnd {
+  readonly reason: "end_turn" | "interrupted" | "error";
+  readonly error?: string | undefined;
+  readonly usage: Usage;
+  readonly durationMs: number;
+}
+
+/** Creates an empty transcript. */
+export function createTranscript(options: { theme: Theme; expanded: () => boolean }): Transcript {
+  const { theme } = options;
+  let blocks: Block[] = [];
+  let answer = "";
+  let running = false;
+
+  const last = () => blocks.at(-1);
+  const finishStreaming = () => {
+    for (const block of blocks) {
+      if (block.kind === "assistant" || block.kind === "thinking") block.done = true;
+    }
+  };
+  const notice = (text: string, tone: NoticeTone) => {
+    blocks.push({ kind: "notice", text, tone, done: true });
+  };
+
+  function render(block: Block, width: number, now: number): string[] {
+    const expanded = options.expanded();
+    switch (block.kind) {
+      case "user":
+        return userRows(block.text, width, theme);
+      case "assistant": {
+        const rest = block.text.slice(block.committed);
+        if (rest.trim() === "") return [];
+        return ["", ...renderMarkdown(rest, width - 1, theme)];
+      }
+      case "thinking":
+        return block.text.trim() === ""
+          ? []
+          : thinkingRows(block.text, { width, theme, expanded, done: block.done });
+      case "tool":
+        return toolRows(block.view, { width, theme, expanded, now });
+      case "notice":
+        return noticeRows(block.text, block.tone, width, theme);
+      default: {
+        const unknown: never = block;
+        throw new Error(`unknown block ${JSON.stringify(unknown)}`);
+      }
+    }
+  }
+
+  function apply(event: RunEvent): void {
+    switch (event.type) {
+      case "run_start":
+        running = true;
+        for (const diagnostic of event.diagnostics) notice(diagnostic, "warning");
+        return;
+      case "thinking_delta": {
+        const block = last();
+        if (block?.kind === "thinking" && !block.done) block.text += event.text;
+        else blocks.push({ kind: "thinking", text: event.text, done: false });
+        return;
+      }
+      case "text_delta": {
+        const block = last();
+        if (block?.kind === "assistant" && !block.done) {
+          block.text += event.text;
+          return;
+        }
+        if (block?.kind === "thinking") block.done = true;
+        blocks.push({ kind: "assistant", text: event.text, committed: 0, done: false });
+        return;
+      }
+      case "message_end": {
+        const block = last();
+        if (event.text !== "") {
+          if (block?.kind === "assistant" && !block.done) {
+            // Hooks may have changed the answer: show what is stored, if nothing was committed.
+            if (block.committed === 0) block.text = event.text;
+          } else {
+            blocks.push({ kind: "assistant", text: event.text, committed: 0, done: true });
+          }
+          answer = event.text;
+        }
+        finishStreaming();
+        return;
+      }
+      case "tool_call":
+        finishStreaming();
+        blocks.push({
+          kind: "tool",
+          id: event.id,
+          view: { name: event.name, args: event.arguments, output: "", result: null },
+          done: false,
+        });
+        return;
+      case "tool_output":
+      case "tool_result": {
+        const block = blocks.find((candidate) =>
+          candidate.kind === "tool" && candidate.id === event.id
+        );
+        if (block?.kind !== "tool") return;
+        if (event.type === "tool_output") {
+          block.view = { ...block.view, output: block.view.output + event.text };
+        } else {
+          block.view = { ...block.view, result: { text: event.text, isError: event.isError } };
+          block.done = true;
+        }
+        return;
+      }
+      case "notice":
+        notice(event.text, "warning");
+        return;
+      case "retry": {
+        const shown = blocks.some((block) =>
+          block.kind === "assistant" && !block.done &&
+          block.committed > 0
+        );
+        blocks = blocks.filter((block) =>
+          !((block.kind === "assistant" || block.kind === "thinking") && !block.done &&
+            !(block.kind === "assistant" && block.committed > 0))
+        );
+        finishStreaming();
+        const seconds = (event.delayMs / 1000).toFixed(1);
+        notice(
+          `retrying in ${seconds}s: ${event.error}${
+            shown ? " (the partial answer above is discarded)" : ""
+          }`,
+          "warning",
+        );
+        return;
+      }
+      case "compaction":
+        notice(
+          `compacted the conversation (${formatTokens(event.tokensBefore)} tokens before)`,
+          "faint",
+        );
+        return;
+      case "run_end":
+        running = false;
+        finishStreaming();
+        for (const block of blocks) {
+          if (block.kind === "tool" && !block.done) {
+            block.view = { ...block.view, result: { text: "interrupted", isError: true } };
+            block.done = true;
+          }
+        }
+        return;
+      default: {
+        const unknown: never = event;
+        throw new Error(`unknown event ${JSON.stringify(unknown)}`);
+      }
+    }
+  }
+
+  return {
+    addUser(text) {
+      blocks.push({ kind: "user", text, done: true });
+    },
+    addNotice: notice,
+    apply,
+    endTurn(end) {
+      apply({ type: "run_end", reason: end.reason, text: "", usage: end.usage, turns: 0 });
+      if (end.reason === "interrupted") notice("interrupted", "warning");
+      if (end.reason === "error") notice(end.error ?? "the run failed", "error");
+      notice(footnote(end), "faint");
+    },
+    replay(messages) {
+      for (const block of replayBlocks(messages)) blocks.push(block);
+    },
+    frame(width, now) {
+      const commit: string[] = [];
+      while (blocks.length > 0) {
+        const first = blocks[0]!;
+        if (first.done) {
+          commit.push(...render(first, width, now));
+          blocks.shift();
+          continue;
+        }
+        if (first.kind === "assistant") {
+          const { finished } = splitFinished(first.text.slice(first.committed));
+          if (finished.trim() !== "") {
+            commit.push("", ...renderMarkdown(finished, width - 1, theme));
+            first.committed += finished.length;
+          }
+        }
+        break;
+      }
+      return { commit, live: blocks.flatMap((block) => render(block, width, now)) };
+    },
+    activity() {
+      if (!running) return null;
+      const tool = blocks.find((block) => block.kind === "tool" && !block.done);
+      if (tool?.kind === "tool") return `running ${tool.view.name}`;
+      const block = last();
+      if (block?.kind === "thinking" && !block.done) return "thinking";
+      if (block?.kind === "assistant" && !block.done) return "writing";
+      return "waiting for the model";
+    },
+    lastAnswer: () => answer,
+  };
+}
+
+function replayBlocks(messages: readonly Message[]): Block[] {
+  const blocks: Block[] = [];
+  const tools = new Map<string, Extract<Block, { kind: "tool" }>>();
+  for (const message of messages) {
+    for (const block of message.blocks) {
+      switch (block.type) {
+        case "text":
+          blocks.push(
+            message.role === "user"
+              ? { kind: "user", text: block.text, done: true }
+              : { kind: "assistant", text: block.text, committed: 0, done: true },
+          );
+          break;
+        case "thinking":
+          break;
+        case "tool_call": {
+          const tool = {
+            kind: "tool" as const,
+            id: block.id,
+            view: { name: block.name, args: block.arguments, output: "", result: null },
+            done: true,
+          };
+          tools.set(block.id, tool);
+          blocks.push(tool);
+          break;
+        }
+        case "tool_result": {
+          const tool = tools.get(block.callId);
+          if (tool === undefined) break;
+          const text = block.content.map((part) => part.text).join("");
+          tool.view = { ...tool.view, result: { text, isError: block.isError } };
+          break;
+        }
+        default:
+          block satisfies never;
+      }
+    }
+  }
+  for (const tool of tools.values()) {
+    if (tool.view.result === null) {
+      tool.view = { ...tool.view, result: { text: "", isError: false } };
+    }
+  }
+  return blocks;
+}
+
+/** 24_600 → "24.6k". */
+export function formatTokens(tokens: number): string {
+  if (tokens < 1000) return String(tokens);
+  if (tokens < 1_000_000) return `${(tokens / 1000).toFixed(tokens < 10_000 ? 1 : 0)}k`;
+  return `${(tokens / 1_000_000).toFixed(1)}M`;
+}
+
+function footnote(end: TurnEnd): string {
+  const seconds = (end.durationMs / 1000).toFixed(1);
+  const { inputTokens, outputTokens, cacheReadTokens } = end.usage;
+  const input = inputTokens + cacheReadTokens;
+  return `${seconds}s · ${formatTokens(input)} in · ${formatTokens(outputTokens)} out`;
+}

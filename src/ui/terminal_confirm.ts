@@ -1,0 +1,71 @@
+/**
+ * `ctx.confirm` in `rienda run` when a person is at the terminal (stdin and
+ * stderr are terminals): the question is printed on stderr and answered
+ * with a line on stdin (`y` or `yes` approves; anything else, or an
+ * interrupt, denies). Questions are asked one at a time.
+ *
+ * @module
+ */
+
+import type { TextSink } from "./io.ts";
+import type { Style } from "./terminal.ts";
+
+/** A yes/no question. */
+export interface ConfirmQuestion {
+  readonly title: string;
+  readonly body: string;
+}
+
+const decoder = new TextDecoder();
+
+// deno-lint-ignore no-control-regex
+const CONTROL = /[\x00-\x08\x0b-\x1f\x7f\x9b]/g;
+
+/**
+ * A confirm callback asking on `stderr`; `pause` is called before each
+ * question (it stops the spinner and ends the current line).
+ */
+export function createTerminalConfirm(
+  stderr: TextSink,
+  style: Style,
+  pause: () => void,
+): (question: ConfirmQuestion, signal: AbortSignal) => Promise<boolean> {
+  let queue: Promise<unknown> = Promise.resolve();
+  return (question, signal) => {
+    const asked = queue.then(() => ask(question, signal));
+    queue = asked.catch(() => {});
+    return asked;
+  };
+
+  async function ask(question: ConfirmQuestion, signal: AbortSignal): Promise<boolean> {
+    if (signal.aborted) return false;
+    pause();
+    const clean = (text: string) => text.replace(CONTROL, "�");
+    const body = question.body === ""
+      ? ""
+      : `${clean(question.body).split("\n").map((line) => `  ${line}`).join("\n")}\n`;
+    stderr.write(
+      `${style.yellow("?")} ${
+        style.bold(clean(question.title || "Confirm"))
+      }\n${body}  approve? [y/N] `,
+    );
+    const answer = await Promise.race([
+      readLine(),
+      new Promise<null>((resolve) => signal.addEventListener("abort", () => resolve(null))),
+    ]);
+    if (answer === null) stderr.write("\n");
+    return answer !== null && /^\s*y(es)?\s*$/i.test(answer);
+  }
+}
+
+async function readLine(): Promise<string | null> {
+  let line = "";
+  const buffer = new Uint8Array(256);
+  for (;;) {
+    const count = await Deno.stdin.read(buffer);
+    if (count === null) return line === "" ? null : line;
+    line += decoder.decode(buffer.subarray(0, count), { stream: true });
+    const end = line.indexOf("\n");
+    if (end !== -1) return line.slice(0, end);
+  }
+}

@@ -1,0 +1,294 @@
+import assert from "node:assert/strict";
+import { assistantEntry, checkSession, userPromptEntry } from "./harness/assertions.ts";
+import { createTestEnv, type TestEnv } from "./harness/env.ts";
+import { startFakeProvider } from "./harness/fake_provider.ts";
+import { at } from "./harness/json.ts";
+import { type PtyOptions, type PtySession, startPty } from "./harness/pty.ts";
+
+/** Starts the chat in a pty in the test environment's workspace. */
+function chat(
+  env: TestEnv,
+  args: readonly string[],
+  options: Partial<PtyOptions> = {},
+): Promise<PtySession> {
+  return startPty(args, {
+    cwd: env.workdir,
+    home: env.userHome,
+    riendaHome: env.home,
+    ...options,
+  });
+}
+
+const PROMPT_READY = (screen: string) => screen.includes("Ask the agent something");
+
+const MARKDOWN = [
+  "# Plan",
+  "",
+  "Some **bold** text and `code`, with [a link](https://example.com).",
+  "",
+  "- first item",
+  "- second item",
+  "",
+  "```ts",
+  "const answer = 42;",
+  "```",
+  "",
+  "| name | size |",
+  "|------|------|",
+  "| a.ts | 12 |",
+  "",
+  "Wide: 日本語 👍 end.",
+].join("\n");
+
+async function sessionOf(env: TestEnv) {
+  const [file] = await env.sessionFiles();
+  assert.ok(file !== undefined, "no session file");
+  return checkSession(await env.readSession(file));
+}
+
+Deno.test("interactive: a prompt and a streamed Markdown answer at 80x24, session as rienda run writes it", async () => {
+  await using provider = await startFakeProvider([{
+    text: MARKDOWN,
+    chunks: 30,
+    chunkDelayMs: 10,
+  }]);
+  await using env = await createTestEnv({ provider });
+  await using pty = await chat(env, ["-a", "coder", "explain the repo"]);
+  await pty.waitFor((s) => s.includes("end.") && PROMPT_READY(s), "the answer");
+  const screen = (await pty.allRows()).join("\n");
+  for (const expected of ["› explain the repo", "Plan", "• first item", "│ const answer = 42;"]) {
+    assert.ok(screen.includes(expected), `missing ${expected}:\n${screen}`);
+  }
+  assert.match(screen, /with a link \(https:\/\/example\.com\)/);
+  assert.match(screen, /┌──────┬──────┐\n│ name │ size │/);
+  assert.match(screen, /Wide: 日本語 👍 end\./);
+  assert.match(screen, /coder · fake\/m · thinking off/);
+  const rows = await pty.screen();
+  assert.ok(rows.every((row) => row.length < 80), "a row fills the last column");
+  await pty.type("\x04");
+  const { code } = await pty.wait();
+  assert.equal(code, 0);
+  const session = await sessionOf(env);
+  assert.deepEqual(session.entries, [
+    userPromptEntry("explain the repo"),
+    assistantEntry([{ type: "text", text: MARKDOWN }], "end_turn"),
+  ]);
+  // Finished output was written once: the heading is in the scrollback exactly once.
+  const all = (await pty.allRows()).filter((row) => row === "Plan");
+  assert.equal(all.length, 1);
+});
+
+Deno.test("interactive: a tool block shows live output, then a one-line summary", async () => {
+  await using provider = await startFakeProvider([
+    {
+      toolCalls: [{
+        name: "shell",
+        arguments: { command: "echo one; echo two; read -r _ < ./go; echo three" },
+      }],
+    },
+    { text: "all done" },
+  ]);
+  await using env = await createTestEnv({ provider });
+  await new Deno.Command("mkfifo", { args: [`${env.workdir}/go`] }).output();
+  await using pty = await chat(env, ["-a", "coder", "run it"]);
+  const running = await pty.waitFor((s) => s.includes("│ two"), "the live output");
+  assert.match(running, /running shell · \d+s · esc to interrupt/);
+  assert.match(running, /shell {2}echo one; echo two/);
+  await Deno.writeTextFile(`${env.workdir}/go`, "\n");
+  const done = await pty.waitFor((s) => s.includes("all done") && PROMPT_READY(s), "the answer");
+  assert.match(done, /✓ shell {2}echo one; echo two; read -r _ < \.\/go; echo three · 3 lines/);
+  assert.ok(!done.includes("│ two"), done);
+  await pty.type("\x04");
+  assert.equal((await pty.wait()).code, 0);
+});
+
+Deno.test("interactive: Esc mid-stream interrupts; the next message continues a valid session", async () => {
+  await using provider = await startFakeProvider([
+    { text: "slow words ".repeat(60), chunks: 60, chunkDelayMs: 50 },
+    { text: "second answer" },
+  ]);
+  await using env = await createTestEnv({ provider });
+  await using pty = await chat(env, ["-a", "coder", "tell me slowly"]);
+  await pty.waitFor((s) => s.includes("slow words slow"), "the stream");
+  await pty.type("\x1b");
+  await pty.waitFor((s) => s.includes("! interrupted") && PROMPT_READY(s), "the interrupt");
+  await pty.type("go on\r");
+  await pty.waitFor((s) => s.includes("second answer"), "the second answer");
+  await pty.type("\x03");
+  await pty.waitFor((s) => s.includes("ctrl+c again to quit"), "the quit hint");
+  await pty.type("\x03");
+  assert.equal((await pty.wait()).code, 0);
+  const session = await sessionOf(env);
+  assert.deepEqual(session.entries, [
+    userPromptEntry("tell me slowly"),
+    userPromptEntry("go on"),
+    assistantEntry([{ type: "text", text: "second answer" }], "end_turn"),
+  ]);
+  const sent = provider.requests[1]!.body;
+  assert.equal(at(sent, "messages", 1, "content"), "tell me slowly");
+});
+
+Deno.test("interactive: a message typed during a turn is queued and sent when it ends", async () => {
+  await using provider = await startFakeProvider([
+    { text: "first answer, slowly", chunks: 20, chunkDelayMs: 60 },
+    { text: "answer to the queued one" },
+  ]);
+  await using env = await createTestEnv({ provider });
+  await using pty = await chat(env, ["-a", "coder", "first"]);
+  await pty.waitFor((s) => s.includes("esc to interrupt"), "the running turn");
+  await pty.type("then this\r");
+  await pty.waitFor((s) => s.includes("⏵ queued: then this"), "the queued row");
+  await pty.waitFor((s) => s.includes("answer to the queued one"), "the queued turn");
+  assert.equal(provider.requests.length, 2);
+  await pty.type("\x04");
+  assert.equal((await pty.wait()).code, 0);
+  const prompts = (await sessionOf(env)).entries.filter((entry) => entry.role === "user");
+  assert.deepEqual(prompts, [userPromptEntry("first"), userPromptEntry("then this")]);
+});
+
+const CONFIRM_TOOL = `module.exports = {
+  description: "asks before it acts",
+  parameters: { type: "object", properties: {} },
+  execute: function (ctx) {
+    return ctx.confirm({ title: "Delete the build?", body: "rm -rf build" }) ? "approved" : "denied";
+  },
+};
+`;
+
+for (const [answer, keys] of [["approved", "y"], ["denied", "\x1b"]] as const) {
+  Deno.test(`interactive: ctx.confirm asks the person and is ${answer}`, async () => {
+    await using provider = await startFakeProvider([
+      { toolCalls: [{ name: "ask", arguments: {} }] },
+      { text: "finished" },
+    ]);
+    await using env = await createTestEnv({ provider });
+    await env.writeTool("ask", CONFIRM_TOOL);
+    await env.writeAgent("asker", { description: "asks", tools: ["ask"] });
+    await using pty = await chat(env, ["-a", "asker", "go"]);
+    const question = await pty.waitFor((s) => s.includes("Delete the build?"), "the question");
+    assert.match(question, /rm -rf build/);
+    assert.match(question, /Approve +Deny/);
+    // Keys right after the question shows are ignored (typed-ahead text never answers it).
+    await new Promise((resolve) => setTimeout(resolve, 450));
+    await pty.type(keys);
+    await pty.waitFor((s) => s.includes("finished"), "the answer");
+    const result = at(provider.requests[1]!.body, "messages", 3, "content");
+    assert.equal(result, answer);
+    await pty.type("\x04");
+    assert.equal((await pty.wait()).code, 0);
+  });
+}
+
+Deno.test("interactive: -y answers ctx.confirm yes and shows it as auto-approved", async () => {
+  await using provider = await startFakeProvider([
+    { toolCalls: [{ name: "ask", arguments: {} }] },
+    { text: "finished" },
+  ]);
+  await using env = await createTestEnv({ provider });
+  await env.writeTool("ask", CONFIRM_TOOL);
+  await env.writeAgent("asker", { description: "asks", tools: ["ask"] });
+  await using pty = await chat(env, ["-y", "-a", "asker", "go"]);
+  const screen = await pty.waitFor((s) => s.includes("finished"), "the answer");
+  assert.match(screen, /auto-approved \(-y\): Delete the build\?/);
+  assert.equal(at(provider.requests[1]!.body, "messages", 3, "content"), "approved");
+  await pty.type("\x04");
+  await pty.wait();
+});
+
+Deno.test("interactive: SIGTERM mid-turn exits 130 and restores the terminal", async () => {
+  await using provider = await startFakeProvider([
+    { text: "never ending ".repeat(100), chunks: 100, chunkDelayMs: 100 },
+  ]);
+  await using env = await createTestEnv({ provider });
+  await using pty = await chat(env, ["-a", "coder", "go"]);
+  await pty.waitFor((s) => s.includes("never ending"), "the stream");
+  await pty.kill("SIGTERM");
+  const { code, raw, sttyAfter } = await pty.wait();
+  assert.equal(code, 130);
+  const after = raw.slice(raw.lastIndexOf("\x1b[?2004h"));
+  assert.ok(after.includes("\x1b[?2004l"), "bracketed paste left on");
+  assert.ok(after.lastIndexOf("\x1b[?25h") > after.lastIndexOf("\x1b[?25l"), "cursor left hidden");
+  assert.match(sttyAfter, /(^|\s)icanon(\s|$)/, "still in raw mode");
+  assert.match(sttyAfter, /(^|\s)echo(\s|$)/, "echo left off");
+  const session = await sessionOf(env);
+  assert.deepEqual(session.entries, [userPromptEntry("go")]);
+});
+
+Deno.test("interactive: NO_COLOR gives no colour codes; without it there are some", async () => {
+  for (const noColor of ["1", undefined]) {
+    await using provider = await startFakeProvider([{ text: "**bold** and `code`" }]);
+    await using env = await createTestEnv({ provider });
+    await using pty = await chat(env, ["-a", "coder", "hi"], { env: { NO_COLOR: noColor } });
+    await pty.waitFor((s) => s.includes("bold and code") && PROMPT_READY(s), "the answer");
+    await pty.type("\x04");
+    const { raw } = await pty.wait();
+    // deno-lint-ignore no-control-regex
+    const colours = raw.match(/\x1b\[(?:3[0-7]|9[0-7]|38;[0-9;]+)m/g) ?? [];
+    if (noColor === "1") assert.deepEqual(colours, []);
+    else assert.ok(colours.length > 0, "no colour at all without NO_COLOR");
+    assert.ok(raw.includes("\x1b[1mbold"), "bold is kept");
+  }
+});
+
+Deno.test("interactive: bare rienda with stdout or stdin not a terminal is a usage error", async () => {
+  await using env = await createTestEnv();
+  const piped = await env.run(["-a", "coder"]);
+  assert.equal(piped.code, 2);
+  assert.equal(piped.stdout, "");
+  assert.match(piped.stderr, /^rienda: interactive mode needs a terminal .*use rienda run/);
+  assert.ok(!piped.stderr.includes("\x1b"), "escape codes in a pipe");
+  const bare = await env.run([], { stdin: "hello\n" });
+  assert.equal(bare.code, 2);
+  assert.match(bare.stderr, /interactive mode needs a terminal/);
+});
+
+Deno.test("interactive: resizing mid-stream re-wraps the live region without leftovers", async () => {
+  const words = Array.from({ length: 40 }, (_, index) => `word${index}`).join(" ");
+  await using provider = await startFakeProvider([
+    { text: `${words}\n\nsecond paragraph ${words}`, chunks: 40, chunkDelayMs: 40 },
+  ]);
+  await using env = await createTestEnv({ provider });
+  await using pty = await chat(env, ["-a", "coder", "go"]);
+  await pty.waitFor((s) => s.includes("second paragraph"), "the second paragraph");
+  await pty.resize(60, 20);
+  await pty.waitFor((s) => s.includes("word39") && s.includes("Ask the agent"), "the end");
+  const rows = await pty.screen();
+  // Rows committed before the resize are the terminal's to re-wrap; the live region is ours.
+  const live = rows.slice(rows.findIndex((row) => row.startsWith("second paragraph")));
+  assert.ok(live.length > 5 && live.every((row) => row.length < 60), rows.join("\n"));
+  const starts = rows.filter((row) => row.startsWith("second paragraph"));
+  assert.equal(starts.length, 1, `leftovers of the old frame:\n${rows.join("\n")}`);
+  const statusRows = rows.filter((row) => row.includes("thinking off"));
+  assert.equal(statusRows.length, 1, rows.join("\n"));
+  const rules = rows.filter((row) => row.startsWith("────"));
+  assert.equal(rules.length, 2, rows.join("\n"));
+  await pty.type("\x04");
+  assert.equal((await pty.wait()).code, 0);
+});
+
+Deno.test("rienda run on a terminal asks ctx.confirm on stderr; piped, it says no and names -y", async () => {
+  await using provider = await startFakeProvider([
+    { toolCalls: [{ name: "ask", arguments: {} }] },
+    { text: "finished" },
+    { toolCalls: [{ name: "ask", arguments: {} }] },
+    { text: "finished again" },
+  ]);
+  await using env = await createTestEnv({ provider });
+  await env.writeTool("ask", CONFIRM_TOOL);
+  await env.writeAgent("asker", { description: "asks", tools: ["ask"] });
+  await using pty = await chat(env, ["run", "-a", "asker", "go"]);
+  const question = await pty.waitFor((s) => s.includes("approve? [y/N]"), "the question");
+  assert.match(question, /\? Delete the build\?\n {2}rm -rf build\n {2}approve\? \[y\/N\]/);
+  await pty.type("y\r");
+  assert.equal((await pty.wait()).code, 0);
+  assert.equal(at(provider.requests[1]!.body, "messages", 3, "content"), "approved");
+  const piped = await env.run(["run", "-a", "asker", "go"]);
+  assert.equal(piped.code, 0, piped.stderr);
+  assert.equal(at(provider.requests[3]!.body, "messages", 3, "content"), "denied");
+  assert.ok(
+    piped.stderr.includes(
+      'ctx.confirm "Delete the build?" was answered no: nobody could be asked (pass -y to answer yes)',
+    ),
+    piped.stderr,
+  );
+});
