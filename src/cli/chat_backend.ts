@@ -4,32 +4,44 @@
  * the first turn of a new session) would run it, so sessions started here
  * continue with `rienda run -c` and the other way round.
  *
- * Between turns nothing is held: the session's lock is taken by each turn
- * and released when it ends.
+ * - Between turns nothing is held: each turn takes the session's lock and
+ *   releases it when it ends.
+ * - `/agent`, `/model` and `/thinking` only change what the next turn asks
+ *   for; that turn writes the switch entries, as `rienda run -s ID -m …` does.
  *
  * @module
  */
 
 import { resolve } from "node:path";
 import { loadAgentFile } from "../agents/agent_file.ts";
-import { loadAgent } from "../agents/catalog.ts";
-import { prepareRun, resolveWorkdir } from "../app/prepare_run.ts";
+import { listAgents, loadAgent } from "../agents/catalog.ts";
+import { prepareRun, resolveWorkdir, type RunRequest } from "../app/prepare_run.ts";
 import type { SessionTarget } from "../app/continue_session.ts";
 import { loadConfig } from "../config/config.ts";
-import { resolvePaths, type RiendaPaths } from "../config/paths.ts";
+import { loadCredentials } from "../config/credentials.ts";
+import { resolvePaths } from "../config/paths.ts";
+import { createRunContext } from "../engine/compaction.ts";
 import { runAgent } from "../engine/run.ts";
+import { listFiles } from "../extensions/bridge/list_files.ts";
 import { EMPTY_USAGE, type Message } from "../llm/messages.ts";
 import { findSessionFile, latestSessionFile } from "../sessions/catalog.ts";
 import { branchContext } from "../sessions/history.ts";
 import { readSessionFile } from "../sessions/reader.ts";
-import type { ChatBackend, ChatState } from "../ui/interactive/backend.ts";
+import type {
+  ChatBackend,
+  ChatState,
+  TurnHandlers,
+  TurnResult,
+} from "../ui/interactive/backend.ts";
 import type { Io } from "../ui/io.ts";
 import { errorMessage } from "../unknown.ts";
+import { appendHistory, historyPath, loadHistory } from "./chat_history.ts";
+import * as sessionOps from "./chat_sessions.ts";
 import type { InteractiveFlags } from "./interactive.ts";
-import { UsageError } from "./exit.ts";
+import { modelRows } from "./models.ts";
 
 /** The agent a new session runs: an id of the agents folder or a file. */
-export type AgentSpec =
+type AgentSpec =
   | { readonly kind: "id"; readonly id: string }
   | { readonly kind: "file"; readonly path: string };
 
@@ -37,22 +49,10 @@ export type AgentSpec =
 export interface ChatBackendOptions {
   readonly io: Io;
   readonly flags: InteractiveFlags;
-  /** The process's interrupt. */
-  readonly signal: AbortSignal;
 }
 
-/** The mutable part of the chat. */
-interface ChatSession {
-  sessionId: string | null;
-  agent: AgentSpec | undefined;
-  agentId: string;
-  /** `-m` or `/model`: passed to every turn; null keeps the session's or the agent's. */
-  model: string | null;
-  /** The model shown before the first turn tells the real one. */
-  shownModel: string;
-  thinking: string | null;
-  contextWindow: number | null;
-}
+/** Files `@` offers at most. */
+const MAX_FILES = 20_000;
 
 /**
  * Resolves the workspace, the agent and the session to continue, so the
@@ -64,41 +64,91 @@ export async function createChatBackend(options: ChatBackendOptions): Promise<Ch
   const paths = resolvePaths(io.env, flags.config === undefined ? {} : { config: flags.config });
   const workdir = await resolveWorkdir(io.cwd, flags.workdir);
   const config = await loadConfig(paths.configFile, { explicit: paths.configExplicit });
-  const agent: AgentSpec | undefined = flags.agent !== undefined
-    ? { kind: "id", id: flags.agent }
-    : flags.agentFile !== undefined
-    ? { kind: "file", path: resolve(io.cwd, flags.agentFile) }
-    : undefined;
-  const target: SessionTarget | undefined = flags.session !== undefined
-    ? { kind: "id", id: flags.session }
-    : flags.continueLatest
-    ? { kind: "latest" }
-    : undefined;
-  const chat: ChatSession = {
-    sessionId: null,
-    agent,
+  const chat = {
+    sessionId: null as string | null,
+    agent: undefined as AgentSpec | undefined,
     agentId: "",
     model: flags.model ?? null,
     shownModel: flags.model ?? config.defaultModel ?? "",
     thinking: flags.thinking ?? null,
-    contextWindow: null,
+    contextWindow: null as number | null,
   };
-  if (target !== undefined) {
-    const session = await readTarget(paths, workdir, target);
-    chat.sessionId = session.id;
-    chat.agentId = session.agent;
-    chat.shownModel = flags.model ?? session.model;
-    chat.thinking = flags.thinking ?? session.thinking;
-  }
-  if (agent !== undefined) {
-    const definition = agent.kind === "id"
-      ? await loadAgent(paths.agentsDir, agent.id)
-      : await loadAgentFile(agent.path);
+  const historyFile = historyPath(paths.home, workdir);
+
+  async function useAgent(spec: AgentSpec): Promise<void> {
+    const definition = spec.kind === "id"
+      ? await loadAgent(paths.agentsDir, spec.id)
+      : await loadAgentFile(spec.path);
+    chat.agent = spec;
     chat.agentId = definition.id;
-    if (target === undefined) chat.shownModel = flags.model ?? definition.model ?? chat.shownModel;
+    if (chat.sessionId === null) {
+      chat.shownModel = chat.model ?? definition.model ?? config.defaultModel ?? "";
+    }
   }
-  if (agent === undefined && target === undefined) {
-    throw new UsageError("no agent: pass -a AGENT, -f FILE, -s SESSION or -c");
+
+  async function useSession(target: SessionTarget): Promise<Message[]> {
+    const file = target.kind === "id"
+      ? await findSessionFile(paths.sessionsDir, workdir, target.id)
+      : await latestSessionFile(paths.sessionsDir, workdir);
+    if (file === null) {
+      throw new Error(
+        `no session to continue in ${workdir} (start one with rienda -a AGENT, or pass -C DIR)`,
+      );
+    }
+    const data = await readSessionFile(file.path);
+    const branch = branchContext(data);
+    chat.sessionId = data.header.id;
+    chat.agent = undefined;
+    chat.agentId = branch.agent;
+    chat.shownModel = chat.model ?? branch.model;
+    chat.thinking = flags.thinking ?? branch.thinking;
+    return branch.messages;
+  }
+
+  async function sessionPath(): Promise<string> {
+    if (chat.sessionId === null) throw new Error("the session has no messages yet");
+    return (await findSessionFile(paths.sessionsDir, workdir, chat.sessionId)).path;
+  }
+
+  const request = (signal: AbortSignal, handlers: TurnHandlers): RunRequest => ({
+    agent: chat.agent,
+    continueSession: chat.sessionId === null ? undefined : { kind: "id", id: chat.sessionId },
+    model: chat.model ?? undefined,
+    workdir,
+    config: flags.config,
+    // Questions go to the person; `-y` is answered (and shown) by the UI.
+    autoApprove: false,
+    maxTurns: undefined,
+    noSession: false,
+    thinking: chat.thinking ?? undefined,
+    env: io.env,
+    cwd: io.cwd,
+    notice: (text) => handlers.emit({ type: "notice", text }),
+    confirm: handlers.confirm,
+    notify: handlers.notify,
+    signal,
+  });
+
+  const failed = (error: unknown, signal: AbortSignal): TurnResult =>
+    signal.aborted
+      ? { reason: "interrupted", usage: EMPTY_USAGE }
+      : { reason: "error", error: errorMessage(error), usage: EMPTY_USAGE };
+
+  if (flags.session !== undefined) await useSession({ kind: "id", id: flags.session });
+  else if (flags.continueLatest) await useSession({ kind: "latest" });
+  if (flags.agent !== undefined) await useAgent({ kind: "id", id: flags.agent });
+  else if (flags.agentFile !== undefined) {
+    await useAgent({ kind: "file", path: resolve(io.cwd, flags.agentFile) });
+  }
+  const pickAtStart = chat.agentId === "";
+  if (pickAtStart) {
+    const { agents } = await listAgents(paths.agentsDir);
+    if (agents.length === 0) {
+      throw new Error(
+        `no agent in ${paths.agentsDir}: run rienda init, write one, or pass -f FILE`,
+      );
+    }
+    await useAgent({ kind: "id", id: agents[0]!.id });
   }
 
   return {
@@ -115,24 +165,7 @@ export async function createChatBackend(options: ChatBackendOptions): Promise<Ch
     async runTurn(prompt, handlers) {
       const { signal } = handlers;
       try {
-        await using plan = await prepareRun({
-          agent: chat.agent,
-          continueSession: chat.sessionId === null ? undefined : { kind: "id", id: chat.sessionId },
-          model: chat.model ?? undefined,
-          workdir,
-          config: flags.config,
-          // Questions go to the person; `-y` is answered (and shown) by the UI.
-          autoApprove: false,
-          maxTurns: undefined,
-          noSession: false,
-          thinking: chat.thinking ?? undefined,
-          env: io.env,
-          cwd: io.cwd,
-          notice: (text) => handlers.emit({ type: "notice", text }),
-          confirm: handlers.confirm,
-          notify: handlers.notify,
-          signal,
-        });
+        await using plan = await prepareRun(request(signal, handlers));
         chat.sessionId = plan.options.sessionId;
         chat.agentId = plan.options.agentId;
         chat.shownModel = plan.options.modelRef;
@@ -140,39 +173,130 @@ export async function createChatBackend(options: ChatBackendOptions): Promise<Ch
         const outcome = await runAgent({ ...plan.options, emit: handlers.emit, signal }, prompt);
         return { reason: outcome.reason, error: outcome.error, usage: outcome.usage };
       } catch (error) {
-        return signal.aborted
-          ? { reason: "interrupted", usage: EMPTY_USAGE }
-          : { reason: "error", error: errorMessage(error), usage: EMPTY_USAGE };
+        return failed(error, signal);
+      }
+    },
+    async compact(handlers) {
+      const { signal } = handlers;
+      try {
+        if (chat.sessionId === null) throw new Error("nothing to compact: the session is empty");
+        await using plan = await prepareRun(request(signal, handlers));
+        const { compactor } = plan.options;
+        if (compactor === undefined) {
+          throw new Error("compaction is disabled (compaction.enabled in config.yaml)");
+        }
+        let compacted = false;
+        const context = createRunContext({
+          history: plan.options.history,
+          summary: plan.options.summary ?? null,
+          // Sizes of zero: whatever the conversation's size, it is over the limit now.
+          compactor: {
+            ...compactor,
+            settings: { ...compactor.settings, contextWindow: 0, reserveTokens: 0 },
+          },
+          model: plan.options.model,
+          emit: (event) => {
+            if (event.type === "compaction") compacted = true;
+            handlers.emit(event);
+          },
+          signal,
+        });
+        const tools = plan.options.tools.map(({ name, description, parameters }) => ({
+          name,
+          description,
+          parameters,
+        }));
+        const { usage } = await context.prepare(plan.options.system, tools);
+        if (!compacted) {
+          throw new Error(
+            "nothing to compact: the conversation fits in compaction.keep_recent_tokens",
+          );
+        }
+        return { reason: "end_turn", usage: usage ?? EMPTY_USAGE };
+      } catch (error) {
+        return failed(error, signal);
       }
     },
     async branchMessages(): Promise<Message[]> {
       if (chat.sessionId === null) return [];
-      const file = await findSessionFile(paths.sessionsDir, workdir, chat.sessionId);
-      return branchContext(await readSessionFile(file.path)).messages;
+      return branchContext(await readSessionFile(await sessionPath())).messages;
     },
-  };
-}
-
-/** The session `-s`/`-c` names, read without taking its lock (each turn takes it). */
-async function readTarget(
-  paths: RiendaPaths,
-  workdir: string,
-  target: SessionTarget,
-): Promise<{ id: string; agent: string; model: string; thinking: string | null }> {
-  const file = target.kind === "id"
-    ? await findSessionFile(paths.sessionsDir, workdir, target.id)
-    : await latestSessionFile(paths.sessionsDir, workdir);
-  if (file === null) {
-    throw new Error(
-      `no session to continue in ${workdir} (start one with rienda -a AGENT, or pass -C DIR)`,
-    );
-  }
-  const data = await readSessionFile(file.path);
-  const branch = branchContext(data);
-  return {
-    id: data.header.id,
-    agent: branch.agent,
-    model: branch.model,
-    thinking: branch.thinking,
+    async startChoices() {
+      if (!pickAtStart) return null;
+      const [{ agents }, sessions] = await Promise.all([
+        listAgents(paths.agentsDir),
+        sessionOps.sessionChoices(paths.sessionsDir, workdir),
+      ]);
+      if (agents.length <= 1 && sessions.length === 0) return null;
+      return [
+        ...agents.map((agent) => ({
+          value: `new:${agent.id}`,
+          label: `new session · ${agent.id}`,
+          detail: agent.description,
+        })),
+        ...sessions.map((session) => ({ ...session, value: `session:${session.value}` })),
+      ];
+    },
+    history: () => loadHistory(historyFile),
+    remember(prompt) {
+      void appendHistory(historyFile, prompt);
+    },
+    async files() {
+      const entries = await listFiles({
+        workdir,
+        root: workdir,
+        recursive: true,
+        respectIgnoreFiles: true,
+        signal: AbortSignal.timeout(2_000),
+      }).catch(() => []);
+      return entries.slice(0, MAX_FILES).map((entry) =>
+        entry.isDir ? `${entry.path}/` : entry.path
+      );
+    },
+    async agents() {
+      const { agents } = await listAgents(paths.agentsDir);
+      return agents.map((agent) => ({
+        value: agent.id,
+        label: agent.id,
+        detail: `${agent.description}${agent.model === undefined ? "" : ` · ${agent.model}`}`,
+      }));
+    },
+    async models() {
+      const rows = modelRows(config, io.env, await loadCredentials(paths.credentialsFile));
+      return [...rows.filter((row) => row.ready), ...rows.filter((row) => !row.ready)].map((
+        row,
+      ) => ({
+        value: row.ref,
+        label: row.ref,
+        detail: row.ready ? row.detail : `not ready: ${row.detail}`,
+      }));
+    },
+    sessions: () => sessionOps.sessionChoices(paths.sessionsDir, workdir),
+    async newSession(agent) {
+      chat.sessionId = null;
+      chat.contextWindow = null;
+      chat.thinking = flags.thinking ?? null;
+      if (agent !== undefined) await useAgent({ kind: "id", id: agent });
+      else if (chat.agent === undefined) await useAgent({ kind: "id", id: chat.agentId });
+      else await useAgent(chat.agent);
+    },
+    resume: (id) => useSession({ kind: "id", id }),
+    setAgent: (id) => useAgent({ kind: "id", id }),
+    setModel(ref) {
+      chat.model = ref;
+      chat.shownModel = ref;
+    },
+    setThinking(level) {
+      chat.thinking = level;
+    },
+    prompts: async () => sessionOps.promptChoices(await sessionPath()),
+    rewind: async (entryId) => sessionOps.rewindTo(await sessionPath(), entryId),
+    branches: async () => sessionOps.branchChoices(await sessionPath()),
+    async switchBranch(entryId) {
+      const path = await sessionPath();
+      await sessionOps.switchBranch(path, entryId);
+      return branchContext(await readSessionFile(path)).messages;
+    },
+    setTitle: async (title) => sessionOps.setTitle(await sessionPath(), title),
   };
 }

@@ -98,7 +98,7 @@ export async function interactiveCommand(
   const flags = parseInteractiveFlags(argv, io);
   if (!io.stdinIsTerminal || !io.stdout.isTerminal) throw new UsageError(NEEDS_TERMINAL_MESSAGE);
   const { createChatBackend } = await import("./chat_backend.ts");
-  const backend = await createChatBackend({ io, flags, signal });
+  const backend = await createChatBackend({ io, flags });
   const ui: typeof import("../ui/interactive/main.ts") = await import(
     new URL("../ui/interactive/main.ts", import.meta.url).href
   );

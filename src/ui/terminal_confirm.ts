@@ -8,6 +8,7 @@
  */
 
 import type { TextSink } from "./io.ts";
+import { readLine } from "./line_input.ts";
 import type { Style } from "./terminal.ts";
 
 /** A yes/no question. */
@@ -15,8 +16,6 @@ export interface ConfirmQuestion {
   readonly title: string;
   readonly body: string;
 }
-
-const decoder = new TextDecoder();
 
 // deno-lint-ignore no-control-regex
 const CONTROL = /[\x00-\x08\x0b-\x1f\x7f\x9b]/g;
@@ -55,17 +54,5 @@ export function createTerminalConfirm(
     ]);
     if (answer === null) stderr.write("\n");
     return answer !== null && /^\s*y(es)?\s*$/i.test(answer);
-  }
-}
-
-async function readLine(): Promise<string | null> {
-  let line = "";
-  const buffer = new Uint8Array(256);
-  for (;;) {
-    const count = await Deno.stdin.read(buffer);
-    if (count === null) return line === "" ? null : line;
-    line += decoder.decode(buffer.subarray(0, count), { stream: true });
-    const end = line.indexOf("\n");
-    if (end !== -1) return line.slice(0, end);
   }
 }

@@ -1,35 +1,39 @@
 /**
  * The interactive chat: keys in, frames out, turns run through the backend.
  *
- * - Idle: Enter sends the editor's text (or runs a `/` command). Running:
- *   Enter queues it; queued messages are sent one by one when a turn ends
- *   normally, and put back in the editor when it was interrupted.
+ * - Idle: Enter sends the editor's text (or runs a `/` command). During a
+ *   turn Enter queues it (see `turns.ts`).
  * - Esc interrupts a running turn (with messages queued and an empty editor,
  *   it first takes the last queued one back). Ctrl+C interrupts a running
  *   turn, clears a non-empty editor, and on an idle empty one quits when
  *   pressed twice within {@link QUIT_WINDOW_MS}. Ctrl+D on an empty editor
  *   quits.
+ * - `/` at the start completes commands, `@` completes files (a popup above
+ *   the editor: ↑/↓, Tab or Enter, Esc).
  * - Frames are coalesced: at most one per {@link FRAME_MS}.
  *
  * @module
  */
 
 import type { Message } from "../../llm/messages.ts";
-import type { ChatBackend, Question } from "./backend.ts";
-import { createConfirm } from "./confirm.ts";
+import type { ChatBackend, Choice } from "./backend.ts";
+import { runCommand } from "./commands.ts";
+import { createCompleter } from "./completer.ts";
+import type { ChatControls } from "./controls.ts";
 import { browseHistory, createEditor, moveVertically, setText, submitText } from "./editor.ts";
 import { applyEditorKey } from "./editor_keys.ts";
 import { renderEditor } from "./editor_view.ts";
+import { editExternally } from "./external_editor.ts";
 import { createKeyParser, type Key } from "./keys.ts";
 import type { Overlay } from "./overlay.ts";
+import { createPicker } from "./picker.ts";
 import { createScreen } from "./screen.ts";
 import { activityRow, statusRow } from "./status.ts";
 import type { Theme } from "./style.ts";
 import type { Term } from "./term.ts";
 import { createTranscript } from "./transcript.ts";
+import { createTurns } from "./turns.ts";
 import { truncate } from "./width.ts";
-import { runCommand } from "./commands.ts";
-import type { ChatControls } from "./controls.ts";
 
 /** A second Ctrl+C within this window quits. */
 export const QUIT_WINDOW_MS = 2_000;
@@ -37,8 +41,6 @@ export const QUIT_WINDOW_MS = 2_000;
 export const FRAME_MS = 33;
 /** How long a lone Esc waits for the rest of a sequence. */
 const ESC_WAIT_MS = 30;
-/** Quitting waits this long for an interrupted turn to wind down. */
-const QUIT_GRACE_MS = 2_000;
 
 /** What the app runs on. */
 export interface AppOptions {
@@ -49,14 +51,15 @@ export interface AppOptions {
   readonly prompt?: string | undefined;
   /** `-y`: questions are answered yes, and shown as auto-approved. */
   readonly autoApprove: boolean;
-  /** The process's interrupt (SIGINT, SIGTERM): the chat quits with 130. */
+  /** The process's interrupt (SIGINT, SIGTERM, SIGHUP): the chat quits with 130. */
   readonly signal: AbortSignal;
   /** The stored conversation of a resumed session, shown first. */
   readonly replay?: readonly Message[];
+  /** The start picker's rows (new session with an agent, or a stored session). */
+  readonly start?: readonly Choice[] | null;
   /** Earlier prompts of this workspace, oldest first. */
   readonly history?: readonly string[];
-  /** Called with each prompt sent, to keep the history. */
-  readonly remember?: (prompt: string) => void;
+  readonly env: (name: string) => string | undefined;
   readonly clock?: () => number;
 }
 
@@ -69,20 +72,37 @@ export function runApp(options: AppOptions): Promise<number> {
   let expanded = false;
   const transcript = createTranscript({ theme, expanded: () => expanded });
   let overlay: Overlay | null = null;
-  const questions: Array<{ question: Question; resolve: (ok: boolean) => void }> = [];
-  let turn: { controller: AbortController; startedAt: number; done: Promise<void> } | null = null;
-  let queue: string[] = [];
   let quitArmedAt: number | null = null;
   let message: { text: string; until: number } | null = null;
   let contextTokens: number | null = null;
   let lastFrame = 0;
   let frameTimer: ReturnType<typeof setTimeout> | undefined;
-  let spinnerTimer: ReturnType<typeof setInterval> | undefined;
   let escTimer: ReturnType<typeof setTimeout> | undefined;
   let width = term.columns;
   let quitting = false;
   let finish: (code: number) => void = () => {};
   const finished = new Promise<number>((resolve) => (finish = resolve));
+
+  const turns = createTurns({
+    backend,
+    transcript,
+    theme,
+    autoApprove: options.autoApprove,
+    clock,
+    invalidate,
+    remember: (prompt) => backend.remember(prompt),
+    overlay: { get: () => overlay, set: (next) => (overlay = next) },
+    restore: (text) => setText(editor, [text, editor.text].filter(Boolean).join("\n")),
+    contextUsed: (tokens) => (contextTokens = tokens),
+  });
+
+  const completer = createCompleter({
+    editor,
+    theme,
+    files: () => backend.files(),
+    invalidate,
+    submit: () => submit(),
+  });
 
   function say(text: string, ms = 3_000) {
     message = { text, until: clock() + ms };
@@ -101,26 +121,24 @@ export function runApp(options: AppOptions): Promise<number> {
     const { commit, live } = transcript.frame(width, now);
     screen.commit(commit);
     const bottom: string[] = [];
-    for (const queued of queue) {
+    for (const queued of turns.queue) {
       bottom.push(truncate(theme.dim(`⏵ queued: ${queued.replace(/\s+/g, " ")}`), width - 1));
     }
-    if (turn !== null) {
-      const activity = transcript.activity() ?? "starting";
-      bottom.push(activityRow(activity, now - turn.startedAt, now, width, theme));
+    const startedAt = turns.startedAt();
+    if (startedAt !== null) {
+      const activity = transcript.activity() ?? "working";
+      bottom.push(activityRow(activity, now - startedAt, now, width, theme));
     }
-    let caret: { row: number; col: number } | null = null;
-    const panel = overlay === null
-      ? renderEditor(editor, {
-        width,
-        theme,
-        maxRows: Math.max(1, Math.floor(term.rows / 3)),
-        placeholder: turn === null ? "Ask the agent something" : "Type to queue a message",
-      })
-      : null;
-    const drawn = overlay?.render(width, now) ?? { rows: panel!.rows, caret: panel!.caret };
-    if (drawn.caret !== null) {
-      caret = { row: bottom.length + drawn.caret.row, col: drawn.caret.col };
-    }
+    if (overlay === null) bottom.push(...completer.rows(width));
+    const drawn = overlay?.render(width, now) ?? renderEditor(editor, {
+      width,
+      theme,
+      maxRows: Math.max(1, Math.floor(term.rows / 3)),
+      placeholder: startedAt === null ? "Ask the agent something" : "Type to queue a message",
+    });
+    const caret = drawn.caret === null
+      ? null
+      : { row: bottom.length + drawn.caret.row, col: drawn.caret.col };
     bottom.push(...drawn.rows);
     bottom.push(statusRow(statusInfo(now), width, theme));
     const room = Math.max(0, term.rows - 1 - bottom.length);
@@ -135,8 +153,8 @@ export function runApp(options: AppOptions): Promise<number> {
     const state = backend.state();
     const hint = message !== null && message.until > now
       ? message.text
-      : turn === null
-      ? "/ commands · @ files · ctrl+d quit"
+      : turns.startedAt() === null
+      ? "/ commands · @ files"
       : "enter queues · esc interrupts";
     return {
       agent: state.agent,
@@ -153,104 +171,13 @@ export function runApp(options: AppOptions): Promise<number> {
     frameTimer = setTimeout(draw, Math.max(0, lastFrame + FRAME_MS - clock()));
   }
 
-  function ask(question: Question, signal: AbortSignal): Promise<boolean> {
-    if (options.autoApprove) {
-      transcript.addNotice(`auto-approved (-y): ${question.title}`, "faint");
-      invalidate();
-      return Promise.resolve(true);
-    }
-    return new Promise((resolve) => {
-      const entry = { question, resolve };
-      signal.addEventListener("abort", () => {
-        const index = questions.indexOf(entry);
-        if (index !== -1) questions.splice(index, 1);
-        resolve(false);
-      }, { once: true });
-      questions.push(entry);
-      showQuestion();
-    });
-  }
-
-  function showQuestion() {
-    if (overlay !== null) return;
-    const next = questions.shift();
-    if (next === undefined) return;
-    overlay = createConfirm(next.question, {
-      theme,
-      now: clock(),
-      answer: (approved) => {
-        overlay = null;
-        transcript.addNotice(
-          `${approved ? "approved" : "denied"}: ${next.question.title}`,
-          "faint",
-        );
-        next.resolve(approved);
-        showQuestion();
-        invalidate();
-      },
-    });
-    invalidate();
-  }
-
-  function startTurn(prompt: string) {
-    transcript.addUser(prompt);
-    options.remember?.(prompt);
-    const controller = new AbortController();
-    const startedAt = clock();
-    spinnerTimer = setInterval(invalidate, 80);
-    const done = backend.runTurn(prompt, {
-      emit(event) {
-        transcript.apply(event);
-        if (event.type === "message_end" && event.usage !== null) {
-          const usage = event.usage;
-          contextTokens = usage.inputTokens + usage.cacheReadTokens + usage.cacheWriteTokens +
-            usage.outputTokens;
-        }
-        invalidate();
-      },
-      confirm: ask,
-      notify(notice) {
-        transcript.addNotice(`${notice.title}: ${notice.body}`, "info");
-        invalidate();
-      },
-      signal: controller.signal,
-    }).then((result) => {
-      clearInterval(spinnerTimer);
-      transcript.endTurn({ ...result, durationMs: clock() - startedAt });
-      turn = null;
-      if (quitting) return;
-      if (result.reason === "interrupted") {
-        if (queue.length > 0) setText(editor, [...queue, editor.text].filter(Boolean).join("\n"));
-        queue = [];
-      } else {
-        const next = queue.shift();
-        if (next !== undefined) startTurn(next);
-      }
-      invalidate();
-    });
-    turn = { controller, startedAt, done };
-    invalidate();
-  }
-
-  function interrupt() {
-    if (turn === null) return;
-    turn.controller.abort(new DOMException("the run was interrupted", "AbortError"));
-    overlay?.cancel();
-  }
-
   async function quit(code: number) {
     if (quitting) return;
     quitting = true;
     clearTimeout(frameTimer);
     clearTimeout(escTimer);
     overlay?.cancel();
-    for (const question of questions.splice(0)) question.resolve(false);
-    const running = turn;
-    if (running !== null) {
-      running.controller.abort(new DOMException("the run was interrupted", "AbortError"));
-      await Promise.race([running.done, new Promise((r) => setTimeout(r, QUIT_GRACE_MS))]);
-    }
-    clearInterval(spinnerTimer);
+    await turns.stop();
     // What the last frame did not commit yet still belongs in the scrollback.
     const { commit, live } = transcript.frame(width, clock());
     screen.commit([...commit, ...live]);
@@ -264,41 +191,54 @@ export function runApp(options: AppOptions): Promise<number> {
 
   function submit() {
     const text = submitText(editor);
+    completer.close();
     if (text.trim() === "") return;
-    if (text.startsWith("/")) {
-      void runCommand(text, controls);
-      return;
-    }
-    if (turn !== null) queue.push(text);
-    else startTurn(text);
+    if (text.startsWith("/")) void runCommand(text, controls);
+    else turns.send(text);
+  }
+
+  async function externalEdit() {
+    overlay = null;
+    screen.close();
+    term.suspend();
+    const edited = await editExternally(editor.text, options.env);
+    term.resume();
+    if (edited === null) {
+      say("the editor failed: $VISUAL or $EDITOR names a command that did not run");
+    } else setText(editor, edited);
+    invalidate();
   }
 
   function onKey(key: Key) {
     const now = clock();
     if (overlay !== null) {
-      if (key.type === "key" && key.ctrl && key.name === "c") {
-        if (turn !== null) interrupt();
-        overlay.cancel();
-        overlay = null;
-      } else overlay.key(key, now);
+      if (key.type === "key" && key.ctrl && key.name === "c" && turns.startedAt() !== null) {
+        turns.interrupt();
+      }
+      overlay.key(key, now);
       return invalidate();
     }
+    if (completer.key(key)) return invalidate();
+    const running = turns.startedAt() !== null;
     if (key.type === "key" && !key.alt && !key.shift) {
       if (key.name === "enter" && !key.ctrl) return submit();
       if (key.ctrl && key.name === "c") {
-        if (turn !== null) interrupt();
+        if (running) turns.interrupt();
         else if (editor.text !== "") setText(editor, "");
         else if (quitArmedAt !== null && now - quitArmedAt <= QUIT_WINDOW_MS) return void quit(0);
         else {
           quitArmedAt = now;
           say("ctrl+c again to quit", QUIT_WINDOW_MS);
         }
+        completer.refresh();
         return invalidate();
       }
       if (key.ctrl && key.name === "d" && editor.text === "") return void quit(0);
+      if (key.ctrl && key.name === "g") return void externalEdit();
       if (key.name === "escape") {
-        if (turn !== null && editor.text === "" && queue.length > 0) setText(editor, queue.pop()!);
-        else interrupt();
+        if (running && editor.text === "" && turns.queue.length > 0) {
+          setText(editor, turns.queue.pop()!);
+        } else turns.interrupt();
         return invalidate();
       }
       if (key.ctrl && key.name === "o") {
@@ -316,7 +256,10 @@ export function runApp(options: AppOptions): Promise<number> {
         return invalidate();
       }
     }
-    if (applyEditorKey(editor, key)) invalidate();
+    if (applyEditorKey(editor, key)) {
+      completer.refresh();
+      invalidate();
+    }
   }
 
   function onInput(text: string) {
@@ -334,35 +277,60 @@ export function runApp(options: AppOptions): Promise<number> {
     transcript,
     editor,
     theme,
-    busy: () => turn !== null,
+    busy: () => turns.startedAt() !== null,
     say,
     invalidate,
     quit: () => void quit(0),
-    openOverlay(next) {
-      overlay = next;
-      invalidate();
-    },
-    closeOverlay() {
-      overlay = null;
-      invalidate();
-    },
     clearScreen() {
       screen.clearAll();
       invalidate();
     },
     write: (text) => term.write(text),
+    pick(title, choices, pick) {
+      overlay = createPicker({
+        title,
+        choices,
+        theme,
+        pick(choice) {
+          overlay = null;
+          Promise.resolve(pick(choice)).catch((error: unknown) => {
+            transcript.addNotice(error instanceof Error ? error.message : String(error), "error");
+          }).finally(invalidate);
+        },
+        cancel() {
+          overlay = null;
+          invalidate();
+        },
+      });
+      invalidate();
+    },
+    showSession(messages) {
+      contextTokens = null;
+      transcript.replay(messages);
+    },
+    compact() {
+      turns.runTask((handlers) => backend.compact(handlers));
+    },
   };
 
   options.signal.addEventListener("abort", () => void quit(130), { once: true });
-  term.start({
-    onInput,
-    onResize: invalidate,
-    onHangup: () => void quit(130),
-  });
+  term.start({ onInput, onResize: invalidate, onHangup: () => void quit(130) });
   if (options.replay !== undefined && options.replay.length > 0) {
     transcript.replay(options.replay);
   }
+  const firstPrompt = options.prompt?.trim() ? options.prompt : undefined;
+  if (options.start) {
+    controls.pick("Start", options.start, async (choice) => {
+      const [kind, value] = [
+        choice.value.slice(0, choice.value.indexOf(":")),
+        choice.value.slice(choice.value.indexOf(":") + 1),
+      ];
+      if (kind === "session") controls.showSession(await backend.resume(value));
+      else await backend.newSession(value);
+      if (firstPrompt !== undefined) turns.send(firstPrompt);
+    });
+  }
   draw();
-  if (options.prompt !== undefined && options.prompt.trim() !== "") startTurn(options.prompt);
+  if (!options.start && firstPrompt !== undefined) turns.send(firstPrompt);
   return finished;
 }

@@ -65,4 +65,44 @@ export interface ChatBackend {
   runTurn(prompt: string, handlers: TurnHandlers): Promise<TurnResult>;
   /** The messages of the current session's branch (empty for a new one). */
   branchMessages(): Promise<Message[]>;
+  /**
+   * What the start picker offers when no agent or session was given
+   * (values `new:<agent>` and `session:<id>`), or null when there is nothing
+   * to choose (a single agent and no session).
+   */
+  startChoices(): Promise<Choice[] | null>;
+  /** Earlier prompts of this workspace, oldest first. */
+  history(): Promise<string[]>;
+  /** Keeps a prompt in the workspace's history. */
+  remember(prompt: string): void;
+  /** The workspace's files and folders (folders end in `/`), honouring ignore files. */
+  files(): Promise<string[]>;
+  /** The agents (value: the id). */
+  agents(): Promise<Choice[]>;
+  /** The model references of `rienda models`, ready ones first (value: the reference). */
+  models(): Promise<Choice[]>;
+  /** The workspace's sessions, newest first (value: the id). */
+  sessions(): Promise<Choice[]>;
+  /** Starts a new session (its file appears with the first message), with `agent` or the current one. */
+  newSession(agent?: string): Promise<void>;
+  /** Continues session `id`; resolves to its branch's messages. */
+  resume(id: string): Promise<Message[]>;
+  /** Uses agent `id` from the next turn on. */
+  setAgent(id: string): Promise<void>;
+  /** Uses model `ref` from the next turn on. */
+  setModel(ref: string): void;
+  /** Uses reasoning level `level` (null: off) from the next turn on. */
+  setThinking(level: string | null): void;
+  /** The prompts of the current branch, newest first (value: the prompt's entry id). */
+  prompts(): Promise<Choice[]>;
+  /** Moves the session to before prompt `entryId`; resolves to the prompt's text. */
+  rewind(entryId: string): Promise<string>;
+  /** The session's branches, the current one first (value: the branch's last entry id). */
+  branches(): Promise<Choice[]>;
+  /** Switches to the branch ending at `entryId`; resolves to its messages. */
+  switchBranch(entryId: string): Promise<Message[]>;
+  /** Names the session. */
+  setTitle(title: string): Promise<void>;
+  /** Compacts the session's conversation now. */
+  compact(handlers: TurnHandlers): Promise<TurnResult>;
 }

@@ -5,6 +5,7 @@
  * @module
  */
 
+import { setText } from "./editor.ts";
 import type { ChatControls } from "./controls.ts";
 
 /** A command: its name, a one-line description, and whether it may run during a turn. */
@@ -19,9 +20,13 @@ export interface CommandInfo {
 const KEYS_HELP = [
   "enter send (queues while a turn runs) · shift+enter, alt+enter or ctrl+j new line",
   "esc interrupt · ctrl+c interrupt / clear / twice to quit · ctrl+d quit",
-  "↑/↓ history · ctrl+←/→ or alt+b/f words · ctrl+w, alt+d delete words · ctrl+u/k delete to start/end",
-  "ctrl+o show tool output and thinking whole",
+  "↑/↓ history · ctrl+←/→ or alt+b/f words · ctrl+w, alt+d delete words · ctrl+u/k to start/end",
+  "@ files · / commands · tab completes · ctrl+g edit in $EDITOR · ctrl+o show output whole",
 ];
+
+const THINKING_LEVELS = ["off", "low", "medium", "high"];
+
+const oneLine = (text: string) => text.replace(/\s+/g, " ").trim();
 
 /** Every command, in the order `/help` lists them. */
 export const COMMANDS: readonly CommandInfo[] = [
@@ -39,6 +44,140 @@ export const COMMANDS: readonly CommandInfo[] = [
         ...KEYS_HELP.map((line) => `  ${line}`),
       ];
       controls.transcript.addNotice(lines.join("\n"), "info");
+    },
+  },
+  {
+    name: "new",
+    args: "[AGENT]",
+    description: "start a new session (with the current agent, or AGENT)",
+    whileRunning: false,
+    async run(controls, argument) {
+      await controls.backend.newSession(argument === "" ? undefined : argument);
+      controls.showSession([]);
+      controls.transcript.addNotice(`new session · ${controls.backend.state().agent}`, "info");
+    },
+  },
+  {
+    name: "agent",
+    args: "[ID]",
+    description: "switch the agent for the next messages (picker without ID)",
+    whileRunning: false,
+    async run(controls, argument) {
+      const use = async (id: string) => {
+        await controls.backend.setAgent(id);
+        controls.transcript.addNotice(`agent: ${id} (from the next message on)`, "info");
+      };
+      if (argument !== "") return await use(argument);
+      controls.pick(
+        "Select an agent",
+        await controls.backend.agents(),
+        (choice) => use(choice.value),
+      );
+    },
+  },
+  {
+    name: "model",
+    args: "[PROVIDER/MODEL]",
+    description: "switch the model for the next messages (picker of rienda models)",
+    whileRunning: false,
+    async run(controls, argument) {
+      const use = (ref: string) => {
+        controls.backend.setModel(ref);
+        controls.transcript.addNotice(`model: ${ref} (from the next message on)`, "info");
+      };
+      if (argument !== "") return use(argument);
+      controls.pick("Select a model", await controls.backend.models(), (choice) => {
+        // A built-in provider offers any model id: let the person type it.
+        if (choice.value.endsWith("/*")) {
+          setText(controls.editor, `/model ${choice.value.slice(0, -1)}`);
+          controls.say("type the model id, then enter");
+        } else use(choice.value);
+      });
+    },
+  },
+  {
+    name: "thinking",
+    args: "[LEVEL]",
+    description: "set the reasoning level: off, low, medium, high, or one the model declares",
+    whileRunning: false,
+    run(controls, argument) {
+      const use = (level: string) => {
+        controls.backend.setThinking(level === "off" ? null : level);
+        controls.transcript.addNotice(`thinking: ${level} (from the next message on)`, "info");
+      };
+      if (argument !== "") return use(argument);
+      controls.pick(
+        "Reasoning level",
+        THINKING_LEVELS.map((level) => ({ value: level, label: level })),
+        (choice) => use(choice.value),
+      );
+    },
+  },
+  {
+    name: "sessions",
+    description: "resume a stored session of this workspace",
+    whileRunning: false,
+    async run(controls) {
+      const sessions = await controls.backend.sessions();
+      if (sessions.length === 0) return controls.say("no stored session in this workspace yet");
+      controls.pick("Resume a session", sessions, async (choice) => {
+        const messages = await controls.backend.resume(choice.value);
+        controls.showSession(messages);
+        controls.transcript.addNotice(`resumed session ${choice.value}`, "info");
+      });
+    },
+  },
+  {
+    name: "rewind",
+    description: "go back to before an earlier prompt; the next message starts a branch",
+    whileRunning: false,
+    async run(controls) {
+      if (controls.backend.state().sessionId === null) return controls.say("nothing to rewind yet");
+      const prompts = await controls.backend.prompts();
+      if (prompts.length === 0) return controls.say("nothing to rewind yet");
+      controls.pick("Rewind to before", prompts, async (choice) => {
+        const text = await controls.backend.rewind(choice.value);
+        setText(controls.editor, text);
+        controls.transcript.addNotice(
+          `rewound to before “${oneLine(text).slice(0, 60)}”: edit it and send to start a branch`,
+          "info",
+        );
+      });
+    },
+  },
+  {
+    name: "tree",
+    description: "the session's branches, to switch between them",
+    whileRunning: false,
+    async run(controls) {
+      if (controls.backend.state().sessionId === null) return controls.say("no branches yet");
+      controls.pick("Switch to a branch", await controls.backend.branches(), async (choice) => {
+        const messages = await controls.backend.switchBranch(choice.value);
+        controls.showSession(messages);
+        controls.transcript.addNotice(`switched to the branch “${oneLine(choice.label)}”`, "info");
+      });
+    },
+  },
+  {
+    name: "title",
+    args: "NAME",
+    description: "name the session",
+    whileRunning: false,
+    async run(controls, argument) {
+      if (argument === "") return controls.say("usage: /title NAME");
+      if (controls.backend.state().sessionId === null) {
+        return controls.say("send a first message, then name the session");
+      }
+      await controls.backend.setTitle(argument);
+      controls.say(`session titled “${argument}”`);
+    },
+  },
+  {
+    name: "compact",
+    description: "summarise the older conversation now to free context",
+    whileRunning: false,
+    run(controls) {
+      controls.compact();
     },
   },
   {

@@ -5,9 +5,9 @@
  * @module
  */
 
-import type { ChatBackend } from "./backend.ts";
+import type { Message } from "../../llm/messages.ts";
+import type { ChatBackend, Choice } from "./backend.ts";
 import type { EditorState } from "./editor.ts";
-import type { Overlay } from "./overlay.ts";
 import type { Theme } from "./style.ts";
 import type { Transcript } from "./transcript.ts";
 
@@ -24,10 +24,18 @@ export interface ChatControls {
   /** Asks for a new frame. */
   invalidate(): void;
   quit(): void;
-  openOverlay(overlay: Overlay): void;
-  closeOverlay(): void;
   /** Clears the screen and the scrollback. */
   clearScreen(): void;
   /** Writes raw bytes to the terminal (OSC 52). */
   write(text: string): void;
+  /** Opens a picker; `pick` runs with the chosen row. */
+  pick(
+    title: string,
+    choices: readonly Choice[],
+    pick: (choice: Choice) => void | Promise<void>,
+  ): void;
+  /** Shows a session's stored conversation and forgets the context use of the previous one. */
+  showSession(messages: readonly Message[]): void;
+  /** Compacts the session now, as a turn that Esc can interrupt. */
+  compact(): void;
 }

@@ -8,6 +8,7 @@
 
 import type { Io } from "../io.ts";
 import { runApp } from "./app.ts";
+import { runPlain } from "./plain.ts";
 import type { ChatBackend } from "./backend.ts";
 import { loadHighlighter } from "./highlight.ts";
 import { colorAllowed, createTheme } from "./style.ts";
@@ -25,9 +26,22 @@ export interface InteractiveOptions {
 /** Runs the chat on the process's terminal; resolves to the exit code. */
 export async function startInteractive(options: InteractiveOptions): Promise<number> {
   const { io, backend } = options;
+  if (io.env("TERM") === "dumb") {
+    return await runPlain({
+      out: io.stdout,
+      backend,
+      prompt: options.prompt,
+      autoApprove: options.autoApprove,
+      signal: options.signal,
+    });
+  }
   const theme = createTheme(colorAllowed(io.env));
   const term = createDenoTerm((text) => io.stdout.write(text), io.env);
-  const replay = await backend.branchMessages();
+  const [replay, start, history] = await Promise.all([
+    backend.branchMessages(),
+    backend.startChoices(),
+    backend.history(),
+  ]);
   const app = runApp({
     term,
     backend,
@@ -36,6 +50,9 @@ export async function startInteractive(options: InteractiveOptions): Promise<num
     autoApprove: options.autoApprove,
     signal: options.signal,
     replay,
+    start,
+    history,
+    env: io.env,
   });
   if (theme.color) setTimeout(() => void loadHighlighter(), 0);
   return await app;

@@ -125,7 +125,9 @@ function renderList(list: Tokens.List, width: number, theme: Theme): string[] {
     const bullet = list.ordered ? `${start + index}.` : "•";
     const task = item.task ? (item.checked ? "[x] " : "[ ] ") : "";
     const indent = " ".repeat(bullet.length + 1);
-    const body = renderBlocks(item.tokens, width - indent.length, theme);
+    const blocks = renderBlocks(item.tokens, width - indent.length, theme);
+    // A tight item's blocks (its text, a nested list) follow each other without blank rows.
+    const body = item.loose ? blocks : blocks.filter((line) => line !== "");
     if (item.loose && index > 0) lines.push("");
     for (const [row, line] of (body.length === 0 ? [""] : body).entries()) {
       lines.push(row === 0 ? `${theme.cyan(bullet)} ${task}${line}` : `${indent}${line}`);

@@ -44,7 +44,9 @@ export function statusRow(info: StatusInfo, width: number, theme: Theme): string
   const left = theme.dim(info.message);
   const gap = room - textWidth(left) - textWidth(right);
   if (gap >= 2) return `${left}${" ".repeat(gap)}${right}`;
-  return truncate(right, room);
+  // Too narrow for both: the message first, then as much of the rest as fits.
+  const rest = room - textWidth(left) - 2;
+  return rest >= 10 ? `${left}  ${truncate(right, rest)}` : truncate(left, room);
 }
 
 /** The activity row of a running turn. */

@@ -21,6 +21,12 @@ export interface Term {
   start(handlers: { onInput(text: string): void; onResize(): void; onHangup(): void }): void;
   /** Leaves raw mode and resets every escape mode turned on (idempotent). */
   restore(): void;
+  /**
+   * Hands the terminal to another program: stops reading after the input
+   * being handled, leaves raw mode; {@link resume} takes it back.
+   */
+  suspend(): void;
+  resume(): void;
 }
 
 const ENTER_MODES = "\x1b[?2004h";
@@ -57,6 +63,7 @@ export function createDenoTerm(
   let size = terminalSize(env);
   let started = false;
   let restored = false;
+  const reading = { paused: null as Promise<void> | null, resume: () => {} };
   const listeners: Array<() => void> = [];
 
   function restore() {
@@ -104,13 +111,28 @@ export function createDenoTerm(
         restore();
         handlers.onHangup();
       });
-      void readLoop(handlers.onInput, handlers.onHangup);
+      void readLoop(handlers.onInput, handlers.onHangup, reading);
     },
     restore,
+    suspend() {
+      reading.paused = new Promise((resolve) => (reading.resume = resolve));
+      write(RESTORE_MODES);
+      Deno.stdin.setRaw(false);
+    },
+    resume() {
+      Deno.stdin.setRaw(true);
+      write(ENTER_MODES);
+      reading.paused = null;
+      reading.resume();
+    },
   };
 }
 
-async function readLoop(onInput: (text: string) => void, onEnd: () => void): Promise<void> {
+async function readLoop(
+  onInput: (text: string) => void,
+  onEnd: () => void,
+  reading: { readonly paused: Promise<void> | null },
+): Promise<void> {
   const buffer = new Uint8Array(4096);
   const decoder = new TextDecoder();
   for (;;) {
@@ -126,5 +148,7 @@ async function readLoop(onInput: (text: string) => void, onEnd: () => void): Pro
     }
     const text = decoder.decode(buffer.subarray(0, count), { stream: true });
     if (text !== "") onInput(text);
+    // Another program owns the terminal: a pending read would steal its keys.
+    if (reading.paused !== null) await reading.paused;
   }
 }

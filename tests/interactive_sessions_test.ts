@@ -1,0 +1,226 @@
+import assert from "node:assert/strict";
+import { checkSession, userPromptEntry } from "./harness/assertions.ts";
+import { createTestEnv, type TestEnv } from "./harness/env.ts";
+import { startFakeProvider } from "./harness/fake_provider.ts";
+import { at } from "./harness/json.ts";
+import { type PtyOptions, type PtySession, startPty } from "./harness/pty.ts";
+
+function chat(env: TestEnv, args: readonly string[], options: Partial<PtyOptions> = {}) {
+  return startPty(args, { cwd: env.workdir, home: env.userHome, riendaHome: env.home, ...options });
+}
+
+const IDLE = (screen: string) => screen.includes("Ask the agent something");
+
+async function send(pty: PtySession, text: string, answer: string): Promise<void> {
+  await pty.type(text);
+  await pty.type("\r");
+  await pty.waitFor((s) => s.includes(answer) && IDLE(s), answer);
+}
+
+const answers = (count: number) =>
+  Array.from({ length: count }, (_, index) => ({ text: `answer ${index + 1}` }));
+
+Deno.test("interactive: /rewind puts the prompt back and the next message starts a branch", async () => {
+  await using provider = await startFakeProvider(answers(3));
+  await using env = await createTestEnv({ provider });
+  await using pty = await chat(env, ["-a", "coder"]);
+  await pty.waitFor(IDLE, "the prompt");
+  await send(pty, "first question", "answer 1");
+  await send(pty, "second question", "answer 2");
+  await pty.type("/rewind\r");
+  await pty.waitFor((s) => s.includes("Rewind to before"), "the picker");
+  await pty.type("second");
+  await pty.type("\r");
+  await pty.waitFor((s) => s.includes("› second question") && s.includes("rewound"), "the rewind");
+  await pty.type("\x15other question\r");
+  await pty.waitFor((s) => s.includes("answer 3") && IDLE(s), "the branch's answer");
+  // The model saw the first exchange, then the new prompt, not the rewound one.
+  const sent = provider.requests[2]!.body;
+  assert.equal(at(sent, "messages", 1, "content"), "first question");
+  assert.equal(at(sent, "messages", 3, "content"), "other question");
+  assert.equal((at(sent, "messages") as unknown[]).length, 4);
+  await pty.type("\x04");
+  assert.equal((await pty.wait()).code, 0);
+  const [file] = await env.sessionFiles();
+  const lines = await env.readSession(file!);
+  const leaf = lines.find((line) => line.kind === "leaf");
+  const firstAnswer = lines[2]!;
+  assert.equal(leaf?.targetId, firstAnswer.id, "the leaf points after the first answer");
+  const last = lines.at(-2)!;
+  assert.deepEqual(
+    { role: last.role, parentId: last.parentId, text: at(last, "blocks", 0, "text") },
+    { role: "user", parentId: firstAnswer.id, text: "other question" },
+  );
+  // rienda run -c continues the new branch.
+  provider.push({ text: "from run" });
+  const result = await env.run(["run", "-c", "and now?"]);
+  assert.equal(result.code, 0, result.stderr);
+  const continued = provider.requests[3]!.body;
+  assert.equal(at(continued, "messages", 3, "content"), "other question");
+});
+
+Deno.test("interactive: /sessions resumes a stored session and shows its conversation", async () => {
+  await using provider = await startFakeProvider([{ text: "stored answer" }, { text: "resumed" }]);
+  await using env = await createTestEnv({ provider });
+  const first = await env.run(["run", "-a", "coder", "an old question"]);
+  assert.equal(first.code, 0, first.stderr);
+  await using pty = await chat(env, ["-a", "coder"]);
+  await pty.waitFor(IDLE, "the prompt");
+  await pty.type("/sessions\r");
+  await pty.waitFor(
+    (s) => s.includes("Resume a session") && s.includes("an old question"),
+    "the picker",
+  );
+  await pty.type("\r");
+  await pty.waitFor(
+    (s) => s.includes("stored answer") && s.includes("resumed session"),
+    "the replay",
+  );
+  await send(pty, "go on", "resumed");
+  await pty.type("\x04");
+  assert.equal((await pty.wait()).code, 0);
+  assert.equal((await env.sessionFiles()).length, 1, "a second session was made");
+  const session = checkSession(await env.readSession((await env.sessionFiles())[0]!));
+  assert.deepEqual(session.entries.filter((entry) => entry.role === "user"), [
+    userPromptEntry("an old question"),
+    userPromptEntry("go on"),
+  ]);
+});
+
+Deno.test("interactive: without -a the start picker offers the agents and the sessions", async () => {
+  await using provider = await startFakeProvider(answers(2));
+  await using env = await createTestEnv({ provider });
+  await env.writeAgent("reviewer", { description: "Reviews diffs.", tools: [] });
+  await using pty = await chat(env, []);
+  await pty.waitFor(
+    (s) => s.includes("new session · coder") && s.includes("new session · reviewer"),
+    "the picker",
+  );
+  await pty.type("revi");
+  await pty.type("\r");
+  await pty.waitFor((s) => IDLE(s) && s.includes("reviewer · fake/m"), "the chat with reviewer");
+  await send(pty, "hi", "answer 1");
+  await pty.type("\x04");
+  await pty.wait();
+  const [file] = await env.sessionFiles();
+  assert.equal((await env.readSession(file!))[0]!.agent, "reviewer");
+});
+
+Deno.test("interactive: no start picker when there is nothing to choose", async () => {
+  await using env = await createTestEnv();
+  await using pty = await chat(env, []);
+  const screen = await pty.waitFor(IDLE, "the prompt");
+  assert.ok(!screen.includes("Start"), screen);
+  assert.match(screen, /coder · fake\/m/);
+  await pty.type("\x04");
+  assert.equal((await pty.wait()).code, 0);
+});
+
+Deno.test("interactive: @ completes workspace files (ignored ones left out), / completes commands", async () => {
+  await using provider = await startFakeProvider(answers(1));
+  await using env = await createTestEnv({ provider });
+  await env.writeFile("workspace/src/main.ts", "x");
+  await env.writeFile("workspace/.gitignore", "build/\n");
+  await env.writeFile("workspace/build/main.js", "x");
+  await using pty = await chat(env, ["-a", "coder"]);
+  await pty.waitFor(IDLE, "the prompt");
+  await pty.type("look at @mai");
+  const popup = await pty.waitFor((s) => s.includes("src/main.ts"), "the file popup");
+  assert.ok(!popup.includes("build/main.js"), popup);
+  await pty.type("\t");
+  await pty.waitFor((s) => s.includes("› look at @src/main.ts"), "the completion");
+  await pty.type("\r");
+  await pty.waitFor((s) => s.includes("answer 1") && IDLE(s), "the answer");
+  assert.equal(at(provider.requests[0]!.body, "messages", 1, "content"), "look at @src/main.ts ");
+  await pty.type("/he");
+  await pty.waitFor((s) => s.includes("/help  list the commands and keys"), "the command popup");
+  await pty.type("\r");
+  await pty.waitFor((s) => s.includes("/rewind — go back"), "the help");
+  await pty.type("/nope\r");
+  await pty.waitFor((s) => s.includes("unknown command /nope"), "the unknown command");
+  await pty.type("\x04");
+  assert.equal((await pty.wait()).code, 0);
+});
+
+Deno.test("interactive: history per workspace, multi-line input, a long paste as a marker, $EDITOR", async () => {
+  await using provider = await startFakeProvider(answers(3));
+  await using env = await createTestEnv({ provider });
+  const editor = await env.writeFile(
+    "bin/fake-editor",
+    "#!/bin/sh\nprintf 'from the editor' > \"$1\"\n",
+    0o755,
+  );
+  {
+    await using pty = await chat(env, ["-a", "coder"]);
+    await pty.waitFor(IDLE, "the prompt");
+    await pty.type("line one\x1b\rline two");
+    await pty.waitFor((s) => s.includes("› line one\n  line two"), "two rows");
+    await pty.type("\r");
+    await pty.waitFor((s) => s.includes("answer 1") && IDLE(s), "the answer");
+    assert.equal(at(provider.requests[0]!.body, "messages", 1, "content"), "line one\nline two");
+    const pasted = Array.from({ length: 120 }, (_, index) => `row ${index}`).join("\n");
+    await pty.type(`\x1b[200~${pasted}\x1b[201~`);
+    await pty.waitFor((s) => s.includes("[pasted 120 lines]"), "the paste marker");
+    await pty.type("\r");
+    await pty.waitFor((s) => s.includes("answer 2") && IDLE(s), "the answer");
+    assert.equal(at(provider.requests[1]!.body, "messages", 3, "content"), pasted);
+    await pty.type("\x04");
+    await pty.wait();
+  }
+  await using pty = await chat(env, ["-a", "coder"], { env: { EDITOR: editor } });
+  await pty.waitFor(IDLE, "the prompt");
+  await pty.type("\x1b[A");
+  await pty.waitFor((s) => s.includes("› row 0\n  row 1"), "the last prompt, whole");
+  await pty.type("\x1b[A");
+  await pty.waitFor((s) => s.includes("› line one"), "the prompt before");
+  await pty.type("\x07");
+  await pty.waitFor((s) => s.includes("› from the editor"), "the edited prompt");
+  await pty.type("\r");
+  await pty.waitFor((s) => s.includes("answer 3") && IDLE(s), "the answer");
+  assert.equal(at(provider.requests[2]!.body, "messages", 1, "content"), "from the editor");
+  await pty.type("\x04");
+  assert.equal((await pty.wait()).code, 0);
+});
+
+Deno.test("interactive: TERM=dumb is a plain line mode without cursor movement", async () => {
+  await using provider = await startFakeProvider([{ text: "**plain** answer" }]);
+  await using env = await createTestEnv({ provider });
+  await using pty = await chat(env, ["-a", "coder"], { env: { TERM: "dumb" } });
+  await pty.waitFor((s) => s.includes("plain mode"), "the banner");
+  await pty.type("hello\r");
+  await pty.waitFor((s) => s.includes("**plain** answer"), "the answer");
+  await pty.type("/quit\r");
+  const { code, raw } = await pty.wait();
+  assert.equal(code, 0);
+  // deno-lint-ignore no-control-regex
+  assert.deepEqual(raw.match(/\x1b\[[0-9;?]*[A-HJKSTfhlm]/g) ?? [], []);
+});
+
+Deno.test("interactive: /title names the session, /new starts another, /model and /thinking apply to the next turn", async () => {
+  await using provider = await startFakeProvider(answers(3));
+  await using env = await createTestEnv({ provider });
+  await using pty = await chat(env, ["-a", "coder"]);
+  await pty.waitFor(IDLE, "the prompt");
+  await pty.type("/title too early\r");
+  await pty.waitFor((s) => s.includes("send a first message"), "the refusal");
+  await send(pty, "hi", "answer 1");
+  await pty.type("/title My work\r");
+  await pty.waitFor((s) => s.includes("session titled"), "the title");
+  await pty.type("/thinking high\r");
+  await pty.waitFor((s) => s.includes("thinking: high"), "the level");
+  await send(pty, "think", "answer 2");
+  await pty.type("/new\r");
+  await pty.waitFor((s) => s.includes("new session · coder"), "the new session");
+  await send(pty, "fresh", "answer 3");
+  await pty.type("\x04");
+  await pty.wait();
+  const files = await env.sessionFiles();
+  assert.equal(files.length, 2);
+  const titled = (await Promise.all(files.map((file) => env.readSession(file)))).find((lines) =>
+    lines.some((line) => line.kind === "title")
+  );
+  assert.ok(titled !== undefined);
+  assert.ok(titled.some((line) => line.kind === "thinking" && line.thinking === "high"));
+  const listing = await env.run(["sessions"]);
+  assert.match(listing.stdout, /My work/);
+});
