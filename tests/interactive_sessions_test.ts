@@ -170,7 +170,7 @@ Deno.test("interactive: history per workspace, multi-line input, a long paste as
   await using pty = await chat(env, ["-a", "coder"], { env: { EDITOR: editor } });
   await pty.waitFor(IDLE, "the prompt");
   await pty.type("\x1b[A");
-  await pty.waitFor((s) => s.includes("› row 0\n  row 1"), "the last prompt, whole");
+  await pty.waitFor((s) => /› row 0 ?\n {2}row 1/.test(s), "the last prompt, whole");
   await pty.type("\x1b[A");
   await pty.waitFor((s) => s.includes("› line one"), "the prompt before");
   await pty.type("\x07");
@@ -223,4 +223,28 @@ Deno.test("interactive: /title names the session, /new starts another, /model an
   assert.ok(titled.some((line) => line.kind === "thinking" && line.thinking === "high"));
   const listing = await env.run(["sessions"]);
   assert.match(listing.stdout, /My work/);
+});
+
+Deno.test("interactive: /compact summarises the older conversation now and stores a compaction", async () => {
+  await using provider = await startFakeProvider([
+    { text: "answer 1" },
+    { text: "answer 2" },
+    { text: "the summary" },
+  ]);
+  await using env = await createTestEnv({ provider });
+  const config = await Deno.readTextFile(env.configPath);
+  await env.writeConfig(`${config}compaction:\n  keep_recent_tokens: 5\n`);
+  await using pty = await chat(env, ["-a", "coder"]);
+  await pty.waitFor(IDLE, "the prompt");
+  await pty.type("/compact\r");
+  await pty.waitFor((s) => s.includes("nothing to compact: the session is empty"), "the refusal");
+  await send(pty, "first question, long enough to be worth a summary", "answer 1");
+  await send(pty, "second question", "answer 2");
+  await pty.type("/compact\r");
+  await pty.waitFor((s) => s.includes("compacted the conversation") && IDLE(s), "the compaction");
+  await pty.type("\x04");
+  assert.equal((await pty.wait()).code, 0);
+  const lines = await env.readSession((await env.sessionFiles())[0]!);
+  const compaction = lines.find((line) => line.kind === "compaction");
+  assert.equal(compaction?.summary, "the summary");
 });

@@ -33,7 +33,7 @@ import type { Theme } from "./style.ts";
 import type { Term } from "./term.ts";
 import { createTranscript } from "./transcript.ts";
 import { createTurns } from "./turns.ts";
-import { truncate } from "./width.ts";
+import { markColumn, truncate } from "./width.ts";
 
 /** A second Ctrl+C within this window quits. */
 export const QUIT_WINDOW_MS = 2_000;
@@ -143,10 +143,10 @@ export function runApp(options: AppOptions): Promise<number> {
     bottom.push(statusRow(statusInfo(now), width, theme));
     const room = Math.max(0, term.rows - 1 - bottom.length);
     const shown = live.length > room ? live.slice(live.length - room) : live;
-    screen.draw(
-      [...shown, ...bottom],
-      caret === null ? null : { row: shown.length + caret.row, col: caret.col },
-    );
+    // The cursor is drawn, not the terminal's: the terminal's stays parked on the last row,
+    // so when the width changes every row it re-wraps is above it (see screen.ts).
+    if (caret !== null) bottom[caret.row] = markColumn(bottom[caret.row] ?? "", caret.col);
+    screen.draw([...shown, ...bottom], null);
   }
 
   function statusInfo(now: number) {
@@ -325,8 +325,10 @@ export function runApp(options: AppOptions): Promise<number> {
         choice.value.slice(0, choice.value.indexOf(":")),
         choice.value.slice(choice.value.indexOf(":") + 1),
       ];
-      if (kind === "session") controls.showSession(await backend.resume(value));
-      else await backend.newSession(value);
+      if (kind === "session") {
+        controls.showSession(await backend.resume(value));
+        transcript.addNotice(`resumed session ${value}`, "faint");
+      } else await backend.newSession(value);
       if (firstPrompt !== undefined) turns.send(firstPrompt);
     });
   }

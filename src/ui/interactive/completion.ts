@@ -9,7 +9,7 @@
 
 import { rank } from "./fuzzy.ts";
 import type { Theme } from "./style.ts";
-import { truncate } from "./width.ts";
+import { textWidth, truncate } from "./width.ts";
 
 /** Rows the popup shows. */
 const VISIBLE = 6;
@@ -81,9 +81,12 @@ export function popupRows(popup: CompletionPopup, width: number, theme: Theme): 
     Math.max(0, selected - VISIBLE + 1),
     Math.max(0, candidates.length - VISIBLE),
   );
-  return candidates.slice(first, first + VISIBLE).map((candidate, index) => {
+  const shown = candidates.slice(first, first + VISIBLE);
+  const labelWidth = Math.max(...shown.map((candidate) => textWidth(candidate.label)));
+  return shown.map((candidate, index) => {
+    const label = candidate.label + " ".repeat(labelWidth - textWidth(candidate.label));
     const detail = candidate.detail === undefined ? "" : `  ${theme.dim(candidate.detail)}`;
-    const row = truncate(`${candidate.label}${detail}`, width - 4);
+    const row = truncate(`${label}${detail}`, width - 4);
     return first + index === selected ? `${theme.cyan("›")} ${theme.inverse(row)}` : `  ${row}`;
   });
 }

@@ -195,3 +195,21 @@ export function wrapLine(text: string, width: number, indent = ""): string[] {
 export function wrapText(text: string, width: number, indent = ""): string[] {
   return text.split("\n").flatMap((line) => wrapLine(line, width, indent));
 }
+
+/**
+ * `row` with the cell at column `col` shown inverse (a drawn cursor); past
+ * the end of the row, an inverse space.
+ */
+export function markColumn(row: string, col: number): string {
+  let used = 0;
+  let out = "";
+  let marked = false;
+  for (const atom of atoms(row)) {
+    if (!marked && !atom.escape && used >= col) {
+      out += `\x1b[7m${atom.text}\x1b[27m`;
+      marked = true;
+    } else out += atom.text;
+    used += atom.width;
+  }
+  return marked ? out : `${out}${" ".repeat(Math.max(0, col - used))}\x1b[7m \x1b[27m`;
+}
