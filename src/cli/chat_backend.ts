@@ -37,7 +37,7 @@ import type { Io } from "../ui/io.ts";
 import { errorMessage } from "../unknown.ts";
 import { appendHistory, historyPath, loadHistory } from "./chat_history.ts";
 import * as sessionOps from "./chat_sessions.ts";
-import type { InteractiveFlags } from "./interactive.ts";
+import type { InteractiveFlags } from "./interactive_flags.ts";
 import { modelRows } from "./models.ts";
 
 /** The agent a new session runs: an id of the agents folder or a file. */
@@ -73,7 +73,7 @@ export async function createChatBackend(options: ChatBackendOptions): Promise<Ch
     thinking: flags.thinking ?? null,
     contextWindow: null as number | null,
   };
-  const historyFile = historyPath(paths.home, workdir);
+  const historyFile = await historyPath(paths.home, workdir);
 
   async function useAgent(spec: AgentSpec): Promise<void> {
     const definition = spec.kind === "id"

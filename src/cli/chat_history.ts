@@ -11,14 +11,14 @@
  */
 
 import { join } from "node:path";
-import { projectIdSync } from "../sessions/project.ts";
+import { projectId } from "../sessions/project.ts";
 
 /** Prompts kept per workspace. */
 export const MAX_HISTORY = 500;
 
 /** The history file of `workdir` under the rienda home. */
-export function historyPath(home: string, workdir: string): string {
-  return join(home, "history", `${projectIdSync(workdir)}.jsonl`);
+export async function historyPath(home: string, workdir: string): Promise<string> {
+  return join(home, "history", `${await projectId(workdir)}.jsonl`);
 }
 
 /** The stored prompts, oldest first. */

@@ -10,27 +10,12 @@
  * @module
  */
 
-import { Command, CommanderError, Option } from "commander";
 import type { Io } from "../ui/io.ts";
 import { UsageError } from "./exit.ts";
-import { CONFIG_FLAG_HELP, stringFlag } from "./flags.ts";
-
-/** The parsed flags of the interactive mode. */
-export interface InteractiveFlags {
-  readonly agent: string | undefined;
-  readonly agentFile: string | undefined;
-  readonly model: string | undefined;
-  readonly session: string | undefined;
-  readonly continueLatest: boolean;
-  readonly workdir: string | undefined;
-  readonly config: string | undefined;
-  readonly autoApprove: boolean;
-  readonly thinking: string | undefined;
-  readonly prompt: string | undefined;
-}
+import { parseInteractiveFlags } from "./interactive_flags.ts";
 
 /** The usage error of a chat without a terminal. */
-export const NEEDS_TERMINAL_MESSAGE =
+const NEEDS_TERMINAL_MESSAGE =
   "interactive mode needs a terminal (stdin and stdout); in scripts and pipes use rienda run, " +
   'e.g. rienda run -a AGENT "PROMPT"';
 
@@ -40,53 +25,6 @@ export function isInteractiveInvocation(argv: readonly string[]): boolean {
   if (first === undefined) return true;
   if (["-h", "--help", "-v", "--version"].includes(first)) return false;
   return first.startsWith("-") || /\s/.test(first);
-}
-
-/** Parses the flags of the chat. */
-export function parseInteractiveFlags(argv: readonly string[], io: Io): InteractiveFlags {
-  let parsed: InteractiveFlags | undefined;
-  const program = new Command("rienda")
-    .exitOverride()
-    .configureOutput({
-      writeOut: (t) => io.stdout.write(t),
-      writeErr: () => {},
-      outputError: () => {},
-    })
-    .argument("[prompt...]")
-    .addOption(new Option("-a, --agent <id>").conflicts("agentFile"))
-    .option("-f, --agent-file <path>")
-    .option("-m, --model <provider/model>")
-    .option("-s, --session <id>")
-    .addOption(new Option("-c, --continue").conflicts("session"))
-    .option("-C, --workdir <dir>")
-    .option("--config <path>", CONFIG_FLAG_HELP)
-    .option("-y, --auto-approve")
-    .option("--thinking <level>")
-    .action((words: string[], flags: Record<string, unknown>) => {
-      const text = (name: string) => stringFlag(flags, name);
-      parsed = {
-        agent: text("agent"),
-        agentFile: text("agentFile"),
-        model: text("model"),
-        session: text("session"),
-        continueLatest: flags.continue === true,
-        workdir: text("workdir"),
-        config: text("config"),
-        autoApprove: flags.autoApprove === true,
-        thinking: text("thinking"),
-        prompt: words.length === 0 ? undefined : words.join(" "),
-      };
-    });
-  try {
-    program.parse([...argv], { from: "user" });
-  } catch (error) {
-    if (!(error instanceof CommanderError)) throw error;
-    throw new UsageError(
-      error.message.replace(/^error: /, "").replace(/'([^']*)'/g, '"$1"').replace(/\.$/, ""),
-    );
-  }
-  if (parsed === undefined) throw new UsageError("could not read the arguments");
-  return parsed;
 }
 
 /** Runs the chat; resolves to the exit code. */
