@@ -195,24 +195,29 @@ Deno.test("interactive: -y answers ctx.confirm yes and shows it as auto-approved
   await pty.wait();
 });
 
-Deno.test("interactive: SIGTERM mid-turn exits 130 and restores the terminal", async () => {
-  await using provider = await startFakeProvider([
-    { text: "never ending ".repeat(100), chunks: 100, chunkDelayMs: 100 },
-  ]);
-  await using env = await createTestEnv({ provider });
-  await using pty = await chat(env, ["-a", "coder", "go"]);
-  await pty.waitFor((s) => s.includes("never ending"), "the stream");
-  await pty.kill("SIGTERM");
-  const { code, raw, sttyAfter } = await pty.wait();
-  assert.equal(code, 130);
-  const after = raw.slice(raw.lastIndexOf("\x1b[?2004h"));
-  assert.ok(after.includes("\x1b[?2004l"), "bracketed paste left on");
-  assert.ok(after.lastIndexOf("\x1b[?25h") > after.lastIndexOf("\x1b[?25l"), "cursor left hidden");
-  assert.match(sttyAfter, /(^|\s)icanon(\s|$)/, "still in raw mode");
-  assert.match(sttyAfter, /(^|\s)echo(\s|$)/, "echo left off");
-  const session = await sessionOf(env);
-  assert.deepEqual(session.entries, [userPromptEntry("go")]);
-});
+for (const signal of ["SIGTERM", "SIGHUP"] as const) {
+  Deno.test(`interactive: ${signal} mid-turn exits 130 and restores the terminal`, async () => {
+    await using provider = await startFakeProvider([
+      { text: "never ending ".repeat(100), chunks: 100, chunkDelayMs: 100 },
+    ]);
+    await using env = await createTestEnv({ provider });
+    await using pty = await chat(env, ["-a", "coder", "go"]);
+    await pty.waitFor((s) => s.includes("never ending"), "the stream");
+    await pty.kill(signal);
+    const { code, raw, sttyAfter } = await pty.wait();
+    assert.equal(code, 130);
+    const after = raw.slice(raw.lastIndexOf("\x1b[?2004h"));
+    assert.ok(after.includes("\x1b[?2004l"), "bracketed paste left on");
+    assert.ok(
+      after.lastIndexOf("\x1b[?25h") > after.lastIndexOf("\x1b[?25l"),
+      "cursor left hidden",
+    );
+    assert.match(sttyAfter, /(^|\s)icanon(\s|$)/, "still in raw mode");
+    assert.match(sttyAfter, /(^|\s)echo(\s|$)/, "echo left off");
+    const session = await sessionOf(env);
+    assert.deepEqual(session.entries, [userPromptEntry("go")]);
+  });
+}
 
 Deno.test("interactive: NO_COLOR gives no colour codes; without it there are some", async () => {
   for (const noColor of ["1", undefined]) {
