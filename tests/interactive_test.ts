@@ -257,8 +257,12 @@ Deno.test("interactive: resizing re-wraps the live region without leftovers", as
   await pty.resize(60, 20);
   await pty.waitFor((s) => s.includes("─".repeat(59) + "\n›"), "the editor at 60 columns");
   await pty.type("more\r");
-  await pty.waitFor((s) => s.includes("again word0") && PROMPT_READY(s), "the second answer");
-  const rows = await pty.screen();
+  // A frame can arrive in pieces: wait for one that is whole (up to the status row).
+  const screen = await pty.waitFor(
+    (s) => s.includes("again word0") && PROMPT_READY(s) && s.includes("thinking off"),
+    "the second answer",
+  );
+  const rows = screen.split("\n");
   const live = rows.slice(rows.findIndex((row) => row.startsWith("again word0")));
   assert.ok(live.length > 5 && live.every((row) => row.length < 60), rows.join("\n"));
   assert.equal(rows.filter((row) => row.includes("thinking off")).length, 1, rows.join("\n"));
