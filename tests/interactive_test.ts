@@ -253,7 +253,8 @@ Deno.test("interactive: resizing re-wraps the live region without leftovers", as
   await using env = await createTestEnv({ provider });
   await using pty = await chat(env, ["-a", "coder", "go"]);
   await pty.waitFor((s) => s.includes("word39") && PROMPT_READY(s), "the first answer");
-  // Resized while idle: a frame in flight during a resize is the terminal's race, not ours to test.
+  // Resized while idle, between frames: a frame cut by a resize is the terminal's race to lose.
+  await pty.settle();
   await pty.resize(60, 20);
   await pty.waitFor((s) => s.includes("─".repeat(59) + "\n›"), "the editor at 60 columns");
   await pty.type("more\r");

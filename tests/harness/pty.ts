@@ -31,6 +31,8 @@ export interface PtySession extends AsyncDisposable {
   allRows(): Promise<string[]>;
   /** Polls the screen until `ready` holds; rejects with the screen after the timeout. */
   waitFor(ready: (screen: string) => boolean, what: string, timeoutMs?: number): Promise<string>;
+  /** Resolves once no output has come for `quietMs` and the last frame is complete. */
+  settle(quietMs?: number): Promise<void>;
   /** Resizes the emulator and the pty (the CLI gets SIGWINCH). */
   resize(cols: number, rows: number): Promise<void>;
   /** Sends a signal to the CLI (to `deno task`, which forwards it). */
@@ -142,6 +144,17 @@ export async function startPty(args: readonly string[], options: PtyOptions): Pr
           throw new Error(`the screen never showed ${what}:\n${text}\n--- stderr\n${await peek()}`);
         }
         await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    },
+    async settle(quietMs = 150) {
+      let seen = raw.length;
+      let since = Date.now();
+      for (;;) {
+        await new Promise((resolve) => setTimeout(resolve, 25));
+        if (raw.length !== seen) {
+          seen = raw.length;
+          since = Date.now();
+        } else if (Date.now() - since >= quietMs && raw.endsWith("\x1b[?2026l")) return;
       }
     },
     async resize(newCols, newRows) {
