@@ -32,6 +32,7 @@ import { createStyle, useColor } from "../ui/terminal.ts";
 import { VERSION } from "../version.ts";
 import { formatColumns } from "./columns.ts";
 import { EXIT } from "./exit.ts";
+import { findExecutable } from "../find_executable.ts";
 import { errorMessage } from "../unknown.ts";
 
 /** How long a provider may take to answer the reachability request. */
@@ -250,15 +251,8 @@ async function checkMcp(
 }
 
 async function checkShell(io: Io): Promise<Check> {
-  for (const dir of (io.env("PATH") ?? "").split(":")) {
-    if (dir === "") continue;
-    try {
-      const info = await Deno.stat(`${dir}/sh`);
-      if (info.isFile) return { status: "ok", label: "shell", summary: `${dir}/sh` };
-    } catch {
-      // not in this directory
-    }
-  }
+  const sh = await findExecutable("sh", { path: io.env("PATH") ?? "", cwd: io.cwd });
+  if (sh !== null) return { status: "ok", label: "shell", summary: sh };
   return {
     status: "fail",
     label: "shell",

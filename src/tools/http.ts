@@ -17,6 +17,7 @@
  * @module
  */
 
+import { readAtMost } from "../read_at_most.ts";
 import { VERSION } from "../version.ts";
 import { formatDuration } from "./format_duration.ts";
 import { errorResult, textResult, type Tool, type ToolResult } from "./tool.ts";
@@ -125,31 +126,6 @@ function buildHeaders(headers: unknown): Headers | string {
   return built;
 }
 
-/** Reads at most `maxBytes` + 1 bytes of `body` (enough to know it was longer), then stops. */
-async function readCapped(body: ReadableStream<Uint8Array> | null, maxBytes: number) {
-  if (body === null) return { text: "", bytes: 0 };
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let bytes = 0;
-  try {
-    while (bytes <= maxBytes) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      chunks.push(value);
-      bytes += value.length;
-    }
-  } finally {
-    await reader.cancel().catch(() => undefined);
-  }
-  const all = new Uint8Array(bytes);
-  let offset = 0;
-  for (const chunk of chunks) {
-    all.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return { text: new TextDecoder().decode(all.subarray(0, maxBytes + 1)), bytes };
-}
-
 /** The head lines the model reads before the body. */
 function headOf(response: Response, requested: URL, final: URL): string {
   const lines = [`HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ""}`];
@@ -172,12 +148,12 @@ async function send(request: HttpRequest, signal: AbortSignal): Promise<ToolResu
     }, { crossOrigin: { kind: "drop_credentials", isCredential: isCredentialHeader } });
     const head = headOf(response, request.url, url);
     const budget = MAX_TOOL_RESULT_BYTES - utf8ByteLength(head) - 2;
-    const body = await readCapped(response.body, budget);
-    let text = body.text;
-    if (utf8ByteLength(text) > budget) {
+    const body = await readAtMost(response.body, budget);
+    let text = new TextDecoder().decode(body.bytes);
+    if (!body.complete) {
       text = cutUtf8(text, budget - utf8ByteLength(TRUNCATION_MARKER)) + TRUNCATION_MARKER;
     }
-    return textResult(`${head}\n\n${body.bytes === 0 ? "(empty body)" : text}`);
+    return textResult(`${head}\n\n${body.bytes.length === 0 ? "(empty body)" : text}`);
   } catch (error) {
     if (signal.aborted) return errorResult("request interrupted");
     if (timeout.signal.aborted) {

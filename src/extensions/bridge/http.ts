@@ -8,6 +8,7 @@
  * @module
  */
 
+import { readAtMost } from "../../read_at_most.ts";
 import { VERSION } from "../../version.ts";
 import { BridgeError, readArguments } from "./arguments.ts";
 import type { BridgeFunction } from "./bridge_function.ts";
@@ -23,31 +24,7 @@ export async function readCappedBody(
   body: ReadableStream<Uint8Array> | null,
   limit: number,
 ): Promise<string> {
-  if (body === null) return "";
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  let complete = false;
-  const reader = body.getReader();
-  try {
-    while (size < limit) {
-      const { done, value } = await reader.read();
-      if (done) {
-        complete = true;
-        break;
-      }
-      chunks.push(value);
-      size += value.length;
-    }
-  } finally {
-    await reader.cancel().catch(() => {});
-  }
-  const bytes = new Uint8Array(Math.min(size, limit));
-  let offset = 0;
-  for (const chunk of chunks) {
-    const part = chunk.subarray(0, bytes.length - offset);
-    bytes.set(part, offset);
-    offset += part.length;
-  }
+  const { bytes, complete } = await readAtMost(body, limit);
   let end = bytes.length;
   if (!complete) {
     // Cut by the cap: drop a character cut in half (back up to its lead byte).

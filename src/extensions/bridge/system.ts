@@ -6,7 +6,7 @@
  * @module
  */
 
-import { delimiter, isAbsolute, join, resolve } from "node:path";
+import { findExecutable } from "../../find_executable.ts";
 import { runInProcessGroup } from "../../tools/process_group.ts";
 import type { ExtensionRunContext } from "../run_context.ts";
 import { BridgeError, readArguments } from "./arguments.ts";
@@ -51,35 +51,15 @@ async function exec(args: readonly unknown[], workdir: string, invocation: Invoc
   }
 }
 
-async function isExecutableFile(path: string): Promise<boolean> {
-  try {
-    const info = await Deno.stat(path);
-    return info.isFile && (info.mode === null || (info.mode & 0o111) !== 0);
-  } catch {
-    return false;
-  }
-}
-
-/** The absolute path of executable `name` on `PATH` (or of a path given with a `/`), or null. */
-export async function which(name: string, workdir: string): Promise<string | null> {
-  if (name === "") return null;
-  if (name.includes("/")) {
-    const path = isAbsolute(name) ? name : resolve(workdir, name);
-    return (await isExecutableFile(path)) ? path : null;
-  }
-  for (const dir of (Deno.env.get("PATH") ?? "").split(delimiter)) {
-    const path = resolve(workdir, join(dir === "" ? "." : dir, name));
-    if (await isExecutableFile(path)) return path;
-  }
-  return null;
-}
-
 /** The `ctx.system` functions of one run. */
 export function systemFunctions(context: ExtensionRunContext): Record<string, BridgeFunction> {
   const { workdir } = context;
   return {
     "system.exec": (args, invocation) => exec(args, workdir, invocation),
     "system.which": (args) =>
-      which(readArguments("ctx.system.which", args).string(0, "name"), workdir),
+      findExecutable(readArguments("ctx.system.which", args).string(0, "name"), {
+        path: Deno.env.get("PATH") ?? "",
+        cwd: workdir,
+      }),
   };
 }

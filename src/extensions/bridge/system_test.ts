@@ -8,7 +8,6 @@ import {
   runTool,
   thrown,
 } from "../../_testing/extension_fixtures.ts";
-import { which } from "./system.ts";
 
 const sandbox = await makeSandbox();
 const context = makeContext(sandbox);
@@ -81,12 +80,4 @@ Deno.test("ctx.system", async (t) => {
     assert.match(String(found[0]), /\/sh$/);
     assert.equal(found[1], null);
   });
-});
-
-Deno.test("which() resolves a path with a slash against the workspace", async () => {
-  const script = join(sandbox.workdir, "run.sh");
-  await Deno.writeTextFile(script, "#!/bin/sh\n");
-  assert.equal(await which("./run.sh", sandbox.workdir), null);
-  await Deno.chmod(script, 0o755);
-  assert.equal(await which("./run.sh", sandbox.workdir), script);
 });

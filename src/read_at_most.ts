@@ -1,0 +1,49 @@
+/**
+ * Reading a body without ever holding more than a cap of it: the built-in
+ * `http` tool and `ctx.http.fetch` share it.
+ *
+ * A leaf module: it imports nothing, and every folder may import it.
+ *
+ * @module
+ */
+
+/** What {@link readAtMost} read. */
+export interface ReadPart {
+  /** At most the cap's bytes, from the start. */
+  readonly bytes: Uint8Array;
+  /** True when the body ended within the cap (nothing was left out). */
+  readonly complete: boolean;
+}
+
+/**
+ * The first `maxBytes` bytes of `body` (none for null), and whether it ended
+ * within them; reads one byte past the cap at most, then cancels the rest.
+ */
+export async function readAtMost(
+  body: ReadableStream<Uint8Array> | null,
+  maxBytes: number,
+): Promise<ReadPart> {
+  if (body === null) return { bytes: new Uint8Array(0), complete: true };
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    while (size <= maxBytes) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      const part = value.subarray(0, maxBytes + 1 - size);
+      chunks.push(part);
+      size += part.length;
+    }
+  } finally {
+    await reader.cancel().catch(() => {});
+  }
+  const bytes = new Uint8Array(Math.min(size, maxBytes));
+  let offset = 0;
+  for (const chunk of chunks) {
+    const part = chunk.subarray(0, bytes.length - offset);
+    bytes.set(part, offset);
+    offset += part.length;
+  }
+  return { bytes, complete: size <= maxBytes };
+}
