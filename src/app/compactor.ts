@@ -12,7 +12,7 @@ import type { ModelRequest } from "../llm/model_events.ts";
 import { errorMessage } from "../unknown.ts";
 
 /** The built-in summary prompt; `$RIENDA_HOME/COMPACTION.md` replaces it. */
-export const DEFAULT_COMPACTION_PROMPT =
+const DEFAULT_COMPACTION_PROMPT =
   `You summarise the earlier part of a conversation between a user and an AI agent, so that the agent can continue the work from your summary alone. The conversation is given between <conversation> tags; an earlier summary, when there is one, between <previous-summary> tags: fold it into yours.
 
 Write the summary in Markdown with exactly these five sections:
@@ -35,7 +35,7 @@ Names, paths, identifiers, commands, values, error messages and short snippets t
 Be concise but keep everything needed to continue. Do not continue the conversation and do not answer it: write only the summary.`;
 
 /** Characters of one tool argument or result kept in the summary request. */
-export const MAX_SUMMARY_PART_CHARS = 8_000;
+const MAX_SUMMARY_PART_CHARS = 8_000;
 
 /** Options of {@link createCompactor}. */
 export interface CompactorOptions {
@@ -64,7 +64,7 @@ export function createCompactor(options: CompactorOptions): Compactor {
  * The text of `COMPACTION.md` when it exists and is not blank, else the
  * built-in prompt.
  */
-export async function loadCompactionPrompt(file: string): Promise<string> {
+async function loadCompactionPrompt(file: string): Promise<string> {
   try {
     const text = (await Deno.readTextFile(file)).trim();
     return text === "" ? DEFAULT_COMPACTION_PROMPT : text;
@@ -95,7 +95,7 @@ export function summaryRequest(prompt: string, input: SummaryInput): ModelReques
  * paragraph per prompt, answer, tool call and result (thinking left out,
  * long arguments and results cut).
  */
-export function conversationText(messages: readonly Message[]): string {
+function conversationText(messages: readonly Message[]): string {
   const lines: string[] = [];
   for (const message of messages) {
     for (const block of message.blocks) {

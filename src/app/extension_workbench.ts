@@ -30,10 +30,10 @@ import { createExtensionContext } from "./extensions.ts";
 import { resolveWorkdir } from "./prepare_run.ts";
 
 /** The agent id `ctx` shows outside a run. */
-export const WORKBENCH_AGENT_ID = "test";
+const WORKBENCH_AGENT_ID = "test";
 
 /** The model reference `ctx` shows outside a run when no `default_model` is configured. */
-export const WORKBENCH_MODEL_REF = "test/test";
+const WORKBENCH_MODEL_REF = "test/test";
 
 /** What {@link openExtensionWorkbench} needs. */
 export interface WorkbenchRequest {

@@ -81,7 +81,7 @@ module.exports = {
 `;
 
 /** The files `init` creates, relative to the home. */
-export const INIT_FILES: readonly (readonly [string, string])[] = [
+const INIT_FILES: readonly (readonly [string, string])[] = [
   ["config.yaml", CONFIG_YAML],
   ["agents/assistant.md", AGENT_MD],
   ["tools/word-count/index.js", TOOL_JS],

@@ -27,7 +27,7 @@ import { EXIT } from "./exit.ts";
 import { parseJsonFlag, workbenchCallbacks } from "./extension_output.ts";
 
 /** The call id a `tools test` invocation runs under. */
-export const TEST_CALL_ID = "call_test";
+const TEST_CALL_ID = "call_test";
 
 /** The flags of `rienda tools test`. */
 export interface ToolsTestFlags {

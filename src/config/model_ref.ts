@@ -73,8 +73,3 @@ export function modelRefProblem(ref: string): string | undefined {
     throw error;
   }
 }
-
-/** Joins a provider and a model back into `provider/model`. */
-export function formatModelRef(ref: ModelRef): string {
-  return `${ref.provider}/${ref.model}`;
-}

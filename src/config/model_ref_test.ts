@@ -1,11 +1,5 @@
 import { deepStrictEqual, strictEqual, throws } from "node:assert/strict";
-import {
-  formatModelRef,
-  isModelRef,
-  ModelRefError,
-  modelRefProblem,
-  parseModelRef,
-} from "./model_ref.ts";
+import { isModelRef, ModelRefError, modelRefProblem, parseModelRef } from "./model_ref.ts";
 
 Deno.test("parseModelRef() splits provider and model at the first slash", () => {
   deepStrictEqual(parseModelRef("openai/gpt-4o"), { provider: "openai", model: "gpt-4o" });
@@ -56,8 +50,4 @@ Deno.test("isModelRef() and modelRefProblem() agree with parseModelRef()", () =>
     modelRefProblem("llama"),
     'malformed model reference "llama" (expected provider/model, e.g. openai/gpt-4o)',
   );
-});
-
-Deno.test("formatModelRef() joins what parseModelRef() split", () => {
-  strictEqual(formatModelRef(parseModelRef("openrouter/a/b")), "openrouter/a/b");
 });

@@ -68,7 +68,7 @@ export const SUMMARY_INTRO =
   "Summary of the earlier conversation (older messages were compacted into it to save context):";
 
 /** The user message that presents a summary to the model, before the kept messages. */
-export function summaryMessage(summary: string): UserMessage {
+function summaryMessage(summary: string): UserMessage {
   return { role: "user", blocks: [{ type: "text", text: `${SUMMARY_INTRO}\n\n${summary}` }] };
 }
 

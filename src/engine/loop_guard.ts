@@ -8,7 +8,7 @@
 import type { CallOutcome } from "./tool_batch.ts";
 
 /** Rounds of identical calls and results that stop the run. */
-export const LOOP_GUARD_ROUNDS = 3;
+const LOOP_GUARD_ROUNDS = 3;
 
 /** The message of the error that ends a looping run. */
 export const LOOP_GUARD_MESSAGE =

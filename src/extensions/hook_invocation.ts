@@ -25,7 +25,7 @@ import type { ExtensionRunContext } from "./run_context.ts";
 type FieldType = "string" | "boolean" | "object";
 
 /** The fields each point may return, with their types (reference: rienda-hooks.md). */
-export const RETURN_FIELDS: Readonly<Record<HookPoint, Readonly<Record<string, FieldType>>>> = {
+const RETURN_FIELDS: Readonly<Record<HookPoint, Readonly<Record<string, FieldType>>>> = {
   beforeRun: {},
   afterRun: {},
   beforeModelRequest: { system: "string" },

@@ -12,10 +12,14 @@
  * | `beforeToolExecute` | `{ id?, name, arguments }` |
  * | `afterToolExecute` | `{ call: { id?, name, arguments }, result: { text, isError? } }` |
  *
+ * A value over the payload limits (`payload_limits.ts`), which a run would
+ * never hand to a hook, is refused like a field of the wrong type.
+ *
  * @module
  */
 
 import { HOOK_POINTS, type HookPoint } from "../engine/hooks.ts";
+import { payloadProblem } from "../payload_limits.ts";
 
 /** The outcome of {@link parseHookPayload}. */
 export type HookPayloadCheck =
@@ -114,10 +118,26 @@ export function isHookPoint(name: string): name is HookPoint {
   return points.includes(name);
 }
 
+/** Fails on the first field of `value` (one level of objects and lists in) over the limits. */
+function checkLimits(value: unknown, where: string): void {
+  if (typeof value !== "object" || value === null) return;
+  for (const [key, field] of Object.entries(value)) {
+    const at = Array.isArray(value) ? `${where}[${key}]` : where === "" ? key : `${where}.${key}`;
+    if (typeof field === "object" && field !== null && key !== "arguments") {
+      checkLimits(field, at);
+      continue;
+    }
+    const problem = payloadProblem(field);
+    if (problem !== null) throw new PayloadError(`${at} is ${problem}`);
+  }
+}
+
 /** Checks `payload` (decoded JSON) for `point`; the message says what is wrong. */
 export function parseHookPayload(point: HookPoint, payload: unknown): HookPayloadCheck {
   try {
-    return { ok: true, args: argsFor(point, record(payload, "the payload")) };
+    const args = argsFor(point, record(payload, "the payload"));
+    for (const arg of args) checkLimits(arg, "");
+    return { ok: true, args };
   } catch (error) {
     if (error instanceof PayloadError) {
       return { ok: false, message: `invalid ${point} payload: ${error.message}` };

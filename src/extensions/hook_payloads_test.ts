@@ -66,3 +66,23 @@ Deno.test("isHookPoint() knows the six points", () => {
   assert.equal(isHookPoint("afterToolExecute"), true);
   assert.equal(isHookPoint("beforeToolExecution"), false);
 });
+
+Deno.test("parseHookPayload() refuses a value a run would never hand to a hook", () => {
+  let deep: unknown = [];
+  for (let level = 0; level < 100; level++) deep = [deep];
+  assert.deepEqual(parseHookPayload("beforeToolExecute", { name: "t", arguments: { deep } }), {
+    ok: false,
+    message: "invalid beforeToolExecute payload: arguments is nested deeper than 64 levels",
+  });
+  const toolCalls = [{ name: "t", arguments: { deep } }];
+  assert.deepEqual(parseHookPayload("afterModelResponse", { text: "", toolCalls }), {
+    ok: false,
+    message:
+      "invalid afterModelResponse payload: toolCalls[0].arguments is nested deeper than 64 levels",
+  });
+  const text = "x".repeat(2 * 1024 * 1024);
+  assert.deepEqual(parseHookPayload("afterModelResponse", { text }), {
+    ok: false,
+    message: "invalid afterModelResponse payload: text is larger than 1 MiB",
+  });
+});

@@ -49,7 +49,7 @@ export class SessionNotFoundError extends Error {
 }
 
 /** Characters of a title made from the first prompt. */
-export const MAX_TITLE_CHARS = 80;
+const MAX_TITLE_CHARS = 80;
 
 const SESSION_FILE_SUFFIX = ".jsonl";
 const WHITESPACE_REGEXP = /\s+/g;
