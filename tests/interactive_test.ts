@@ -4,6 +4,7 @@ import { createTestEnv, type TestEnv } from "./harness/env.ts";
 import { startFakeProvider } from "./harness/fake_provider.ts";
 import { at } from "./harness/json.ts";
 import { type PtyOptions, type PtySession, startPty } from "./harness/pty.ts";
+import { CHECKOUT_DIR } from "./harness/rienda.ts";
 
 /** Starts the chat in a pty in the test environment's workspace. */
 function chat(
@@ -298,4 +299,26 @@ Deno.test("rienda run on a terminal asks ctx.confirm on stderr; piped, it says n
     ),
     piped.stderr,
   );
+});
+
+Deno.test("the module graph of every command leaves the interactive UI out (it loads by URL)", async () => {
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "info",
+      "--json",
+      "--config",
+      `${CHECKOUT_DIR}/deno.json`,
+      `${CHECKOUT_DIR}/src/main.ts`,
+    ],
+    stdin: "null",
+  }).output();
+  assert.ok(output.success);
+  const info: { modules: { specifier: string }[] } = JSON.parse(
+    new TextDecoder().decode(output.stdout),
+  );
+  const loaded = info.modules.map((module) => module.specifier).filter((specifier) =>
+    /\/src\/ui\/interactive\/(?!backend\.ts$)|npm:\/?(marked|fzf|highlight\.js|get-east-asian-width)@/
+      .test(specifier)
+  );
+  assert.deepEqual(loaded, []);
 });

@@ -10,6 +10,7 @@
  * @module
  */
 
+import type { ChatBackend } from "../ui/interactive/backend.ts";
 import type { Io } from "../ui/io.ts";
 import { UsageError } from "./exit.ts";
 import { parseInteractiveFlags } from "./interactive_flags.ts";
@@ -27,6 +28,20 @@ export function isInteractiveInvocation(argv: readonly string[]): boolean {
   return first.startsWith("-") || /\s/.test(first);
 }
 
+/**
+ * What `ui/interactive/main.ts` exports, declared here: even a type-level
+ * `import()` of it would put the whole UI in the module graph of every command.
+ */
+interface InteractiveUi {
+  startInteractive(options: {
+    readonly io: Io;
+    readonly backend: ChatBackend;
+    readonly prompt: string | undefined;
+    readonly autoApprove: boolean;
+    readonly signal: AbortSignal;
+  }): Promise<number>;
+}
+
 /** Runs the chat; resolves to the exit code. */
 export async function interactiveCommand(
   argv: readonly string[],
@@ -37,7 +52,7 @@ export async function interactiveCommand(
   if (!io.stdinIsTerminal || !io.stdout.isTerminal) throw new UsageError(NEEDS_TERMINAL_MESSAGE);
   const { createChatBackend } = await import("./chat_backend.ts");
   const backend = await createChatBackend({ io, flags });
-  const ui: typeof import("../ui/interactive/main.ts") = await import(
+  const ui: InteractiveUi = await import(
     new URL("../ui/interactive/main.ts", import.meta.url).href
   );
   return await ui.startInteractive({
