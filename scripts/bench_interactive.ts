@@ -14,7 +14,8 @@ import { startFakeProvider } from "../tests/harness/fake_provider.ts";
 import { createTestEnv } from "../tests/harness/env.ts";
 import { CHECKOUT_DIR } from "../tests/harness/rienda.ts";
 
-const READY = "Ask the agent something";
+// The placeholder as written (its first cell carries the drawn cursor).
+const READY = "sk the agent something";
 
 function quote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
