@@ -10,7 +10,9 @@ import { MessageChannel, type MessagePort, Worker } from "node:worker_threads";
 import {
   CONTROL_INTERRUPT,
   CONTROL_LENGTH,
+  CONTROL_OUTPUT,
   CONTROL_REPLY,
+  eventSize,
   type GuestJob,
   type GuestLimits,
   type JobOutcome,
@@ -18,6 +20,7 @@ import {
   type WorkerInit,
   type WorkerMessage,
 } from "./host_protocol.ts";
+import { createYieldPoint } from "../output_steps.ts";
 import { errorMessage } from "../unknown.ts";
 
 /** How long an interrupted guest may take to stop before its worker is terminated. */
@@ -49,6 +52,14 @@ interface ActiveJob {
   readonly finish: (report: JobReport) => void;
   /** True once the pending host call (if any) was answered. */
   answered: boolean;
+  /** Live events not written yet, in order (bounded by the worker's output window). */
+  readonly events: { readonly name: string; readonly text: string }[];
+  /** True while {@link GuestWorkerHandle.drain} writes the events. */
+  draining: boolean;
+  /** The outcome, once it came; given once the events before it were written. */
+  report: JobReport | null;
+  /** True once interrupted: later output is dropped. */
+  interrupted: boolean;
 }
 
 /** One guest worker (a resource: {@link terminate} it when done). */
@@ -62,6 +73,8 @@ export class GuestWorkerHandle {
   #prepared = false;
   #active: ActiveJob | null = null;
   #nextId = 1;
+  /** Shared by every drain: a steady stream of events yields as often as one long drain. */
+  readonly #yieldPoint = createYieldPoint();
 
   constructor(limits: GuestLimits) {
     const channel = new MessageChannel();
@@ -100,7 +113,16 @@ export class GuestWorkerHandle {
       if (this.#failure !== null) return this.#crashed();
       const id = this.#nextId++;
       const done = new Promise<JobReport>((finish) => {
-        this.#active = { id, handlers, finish, answered: true };
+        this.#active = {
+          id,
+          handlers,
+          finish,
+          answered: true,
+          events: [],
+          draining: false,
+          report: null,
+          interrupted: false,
+        };
       });
       const onAbort = () => this.#interrupt(id);
       signal.addEventListener("abort", onAbort, { once: true });
@@ -159,8 +181,11 @@ export class GuestWorkerHandle {
 
   #interrupt(id: number): void {
     Atomics.store(this.#control, CONTROL_INTERRUPT, id);
+    Atomics.notify(this.#control, CONTROL_OUTPUT); // a guest waiting for room sees the stop
     const active = this.#active;
     if (active === null || active.id !== id) return;
+    active.interrupted = true;
+    this.#drop(active);
     if (!active.answered) this.#reply(active, INTERRUPTED_REPLY);
     const timer = setTimeout(() => {
       if (this.#active?.id === id) this.terminate();
@@ -176,6 +201,43 @@ export class GuestWorkerHandle {
     Atomics.notify(this.#control, CONTROL_REPLY);
   }
 
+  /** Gives back the window the worker counted for an event (written or dropped) and wakes it. */
+  #release(text: string): void {
+    Atomics.sub(this.#control, CONTROL_OUTPUT, eventSize(text));
+    Atomics.notify(this.#control, CONTROL_OUTPUT);
+  }
+
+  /** Drops the events not written yet. */
+  #drop(active: ActiveJob): void {
+    for (const event of active.events.splice(0)) this.#release(event.text);
+  }
+
+  /**
+   * Writes the job's events in order, yielding to the event loop now and then
+   * so a signal is seen even while each write blocks on a slow terminal, then
+   * gives the outcome once nothing is left before it.
+   */
+  async #drain(active: ActiveJob): Promise<void> {
+    if (active.draining) return;
+    active.draining = true;
+    try {
+      for (let event = active.events.shift(); event !== undefined; event = active.events.shift()) {
+        try {
+          if (!active.interrupted) active.handlers.event(event.name, event.text);
+        } catch {
+          // A failing front end must not stall the guest, which waits for this room.
+        } finally {
+          this.#release(event.text);
+        }
+        const pause = this.#yieldPoint();
+        if (pause !== null) await pause;
+      }
+    } finally {
+      active.draining = false;
+    }
+    if (active.report !== null && this.#active === active) this.#finish(active.report);
+  }
+
   #onMessage(message: WorkerMessage | null): void {
     if (message === null) return;
     if (message.type === "ready") {
@@ -184,7 +246,10 @@ export class GuestWorkerHandle {
       return;
     }
     const active = this.#active;
-    if (active === null || message.id !== active.id) return;
+    if (active === null || message.id !== active.id) {
+      if (message.type === "event") this.#release(message.text);
+      return;
+    }
     switch (message.type) {
       case "call":
         active.answered = false;
@@ -193,10 +258,16 @@ export class GuestWorkerHandle {
         );
         break;
       case "event":
-        active.handlers.event(message.name, message.text);
+        if (active.interrupted) this.#release(message.text);
+        else {
+          active.events.push({ name: message.name, text: message.text });
+          void this.#drain(active);
+        }
         break;
       case "done":
-        this.#finish({ outcome: message.outcome, reusable: !message.retire });
+        active.report = { outcome: message.outcome, reusable: !message.retire };
+        if (active.interrupted) this.#drop(active);
+        void this.#drain(active);
         break;
       default: {
         const never: never = message;

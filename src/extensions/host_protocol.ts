@@ -7,6 +7,8 @@
  *   the outcome of its job.
  * - main → worker, on the same port: one reply string per host call, read
  *   synchronously by the worker while it blocks on {@link CONTROL_REPLY}.
+ * - Live output is flow-controlled through {@link CONTROL_OUTPUT}: the worker
+ *   blocks while more than {@link OUTPUT_WINDOW_CHARS} wait to be written.
  *
  * @module
  */
@@ -18,8 +20,25 @@ import { isRecord } from "../unknown.ts";
 export const CONTROL_REPLY = 0;
 /** Index in the control array: the id of the job the host wants interrupted. */
 export const CONTROL_INTERRUPT = 1;
+/**
+ * Index in the control array: the size of the live events the host has not
+ * written yet (see {@link eventSize}); the worker adds, the host subtracts.
+ */
+export const CONTROL_OUTPUT = 2;
 /** Length of the control array (`Int32Array` over a `SharedArrayBuffer`). */
-export const CONTROL_LENGTH = 2;
+export const CONTROL_LENGTH = 3;
+
+/**
+ * How much live output (`ctx.log`, exec output is the host's own) may wait
+ * for the host to write it: past this the guest blocks until the host caught
+ * up, so a slow terminal slows the guest instead of filling memory.
+ */
+export const OUTPUT_WINDOW_CHARS = 1024 * 1024;
+
+/** What one event of `text` counts in the window: its text and the cost of a message. */
+export function eventSize(text: string): number {
+  return text.length + 64;
+}
 
 /** Limits of every guest runtime. */
 export interface GuestLimits {

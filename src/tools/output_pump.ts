@@ -1,11 +1,15 @@
 /**
  * Reads one output pipe of a child process: decodes UTF-8 in streaming mode
  * (a character split across chunks arrives whole), forwards each piece live
- * and keeps a capped copy.
+ * and keeps a capped copy. Forwarding is synchronous, so a slow consumer
+ * slows the child (the pipe fills) and memory stays at one chunk; it goes in
+ * 8 KiB steps with a yield to the event loop every 20 ms, so an interrupt is
+ * never kept waiting (`output_steps.ts`).
  *
  * @module
  */
 
+import { createYieldPoint, splitOutput } from "../output_steps.ts";
 import { cutUtf8, TRUNCATION_MARKER, utf8ByteLength } from "./truncate.ts";
 
 /** A pipe being read until its end or until it is cancelled. */
@@ -18,11 +22,16 @@ export interface OutputPump {
   collected(): string;
 }
 
-/** Starts reading `stream`, calling `onText` with every decoded piece and keeping up to `maxBytes`. */
+/**
+ * Starts reading `stream`, calling `onText` with every decoded piece and
+ * keeping up to `maxBytes`. Once `live` aborts (the command was interrupted),
+ * what is left is only collected: a slow terminal must not hold up the stop.
+ */
 export function pumpOutput(
   stream: ReadableStream<Uint8Array>,
   maxBytes: number,
   onText?: (text: string) => void,
+  live?: AbortSignal,
 ): OutputPump {
   const reader = stream.getReader();
   const decoder = new TextDecoder("utf-8", { fatal: false });
@@ -32,7 +41,7 @@ export function pumpOutput(
 
   function accept(text: string): void {
     if (text === "") return;
-    if (onText !== undefined) {
+    if (onText !== undefined && live?.aborted !== true) {
       try {
         onText(text);
       } catch {
@@ -52,11 +61,19 @@ export function pumpOutput(
   }
 
   async function readAll(): Promise<void> {
+    const yieldPoint = createYieldPoint();
     try {
       while (true) {
         const { done, value } = await reader.read();
         if (done) break;
-        accept(decoder.decode(value, { stream: true }));
+        const text = decoder.decode(value, { stream: true });
+        // While each write blocks on a slow terminal the next chunk is always
+        // ready: small steps with a yield between them let a signal in.
+        for (const piece of splitOutput(text)) {
+          accept(piece);
+          const pause = yieldPoint();
+          if (pause !== null) await pause;
+        }
       }
     } catch {
       // A read error ends the pipe like its end would; what arrived is kept.

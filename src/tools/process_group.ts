@@ -206,8 +206,8 @@ export async function runInProcessGroup(options: ProcessGroupOptions): Promise<P
   const child = spawnShell(options);
   const pgid = child.pid;
   liveGroups.add(pgid);
-  const stdout = pumpOutput(child.stdout, MAX_COLLECTED_BYTES, options.onStdout);
-  const stderr = pumpOutput(child.stderr, MAX_COLLECTED_BYTES, options.onStderr);
+  const stdout = pumpOutput(child.stdout, MAX_COLLECTED_BYTES, options.onStdout, signal);
+  const stderr = pumpOutput(child.stderr, MAX_COLLECTED_BYTES, options.onStderr, signal);
 
   let stoppedBy: "timeout" | "abort" | null = null;
   let terminating: Promise<void> = Promise.resolve();

@@ -70,7 +70,7 @@ export function createBridge(context: ExtensionRunContext): Bridge {
     },
     event(name, text, invocation) {
       if (name === "log") {
-        invocation.output(text.endsWith("\n") ? text : `${text}\n`);
+        invocation.output(text); // the worker ended it with a newline and may cut a long one
       } else if (name === "notify") {
         const notice = parseNotice(text);
         if (notice !== null) context.notify?.(notice);

@@ -11,9 +11,12 @@ import { parentPort, receiveMessageOnPort } from "node:worker_threads";
 import type { QuickJSWASMModule } from "quickjs-emscripten-core";
 import {
   CONTROL_INTERRUPT,
+  CONTROL_OUTPUT,
   CONTROL_REPLY,
+  eventSize,
   type GuestJob,
   type JobOutcome,
+  OUTPUT_WINDOW_CHARS,
   parseGuestJob,
   parseWorkerInit,
   type WorkerInit,
@@ -21,6 +24,7 @@ import {
 } from "../host_protocol.ts";
 import { createGuest, disposeGuest, type Guest, runJob } from "./guest_runtime.ts";
 import { createBoundedMemory, loadQuickJs } from "./quickjs_engine.ts";
+import { splitOutput } from "../../output_steps.ts";
 import { errorMessage } from "../../unknown.ts";
 
 type StopReason = "interrupted" | "timeout" | "memory";
@@ -34,6 +38,8 @@ interface Running {
 const INTERRUPTED_REPLY = JSON.stringify({ e: { name: "Error", message: "interrupted" } });
 /** Poll interval while blocked on a reply: only a safety net, the host always notifies. */
 const REPLY_POLL_MS = 1000;
+/** Poll interval while waiting for room for output: bounds how late a deadline is seen. */
+const OUTPUT_POLL_MS = 50;
 
 let init: WorkerInit | null = null;
 let engine: QuickJSWASMModule | null = null;
@@ -75,13 +81,39 @@ function hostCall(name: string, argsJson: string): string {
   }
 }
 
+/**
+ * Blocks until the host has room for `size` more of output (the window of
+ * {@link OUTPUT_WINDOW_CHARS}); false once the job must stop, whose output
+ * would be dropped anyway. The host wakes the guest when it writes and when
+ * it interrupts.
+ */
+function awaitRoom(job: Running, size: number): boolean {
+  for (;;) {
+    if (stopReason(job) !== null) return false;
+    const pending = Atomics.load(control, CONTROL_OUTPUT);
+    if (pending === 0 || pending + size <= OUTPUT_WINDOW_CHARS) return true;
+    Atomics.wait(control, CONTROL_OUTPUT, pending, OUTPUT_POLL_MS);
+  }
+}
+
+/** Sends a live event; `ctx.log` text ends with a newline and goes in pieces, each within the window. */
+function emitEvent(name: string, text: string): void {
+  const job = running;
+  if (job === null) return;
+  const pieces = name === "log" ? splitOutput(text.endsWith("\n") ? text : `${text}\n`) : [text];
+  for (const piece of pieces) {
+    const size = eventSize(piece);
+    if (!awaitRoom(job, size)) return;
+    Atomics.add(control, CONTROL_OUTPUT, size);
+    send({ type: "event", id: job.id, name, text: piece });
+  }
+}
+
 function newGuest(): Guest {
   if (engine === null || init === null) throw new Error("the guest worker is not initialised");
   return createGuest(engine, init.limits, {
     hostCall,
-    emit: (name, text) => {
-      if (running !== null) send({ type: "event", id: running.id, name, text });
-    },
+    emit: emitEvent,
     shouldInterrupt: () => running !== null && stopReason(running) !== null,
   });
 }
