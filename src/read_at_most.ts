@@ -1,6 +1,6 @@
 /**
  * Reading a body without ever holding more than a cap of it: the built-in
- * `http` tool and `ctx.http.fetch` share it.
+ * `http` tool, `ctx.http.fetch` and the error bodies of model providers share it.
  *
  * A leaf module: it imports nothing, and every folder may import it.
  *

@@ -25,6 +25,7 @@ import {
   shownUrl,
 } from "./http_errors.ts";
 import { fetchFollowingRedirects, type RedirectedResponse, RedirectError } from "../redirects.ts";
+import { readAtMost } from "../read_at_most.ts";
 import { readSse, SseLimitError, type SseLimits, type SseMessage } from "./sse.ts";
 import { VERSION } from "../version.ts";
 
@@ -126,30 +127,18 @@ function idleWatch(ms: number, onIdle: () => void) {
 const MAX_ERROR_BODY_BYTES = 64 * 1024;
 
 /**
- * The start of a body as text: at most `maxBytes` are read, then the body is
- * cancelled, so an endless error page never fills memory. A body that breaks
- * off gives what arrived.
+ * The start of a body as text: at most `maxBytes` are read (`read_at_most.ts`),
+ * so an endless error page never fills memory. A body that breaks off reads as
+ * empty.
  */
 async function bodyStart(response: Response, signal: AbortSignal, maxBytes: number) {
-  if (response.body === null) return "";
-  const reader = response.body.getReader();
-  const decoder = new TextDecoder();
-  let text = "";
-  let size = 0;
   try {
-    while (size < maxBytes) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      const part = value.subarray(0, maxBytes - size);
-      size += part.length;
-      text += decoder.decode(part, { stream: true });
-    }
+    const { bytes } = await readAtMost(response.body, maxBytes);
+    return new TextDecoder().decode(bytes);
   } catch {
     signal.throwIfAborted();
-  } finally {
-    await reader.cancel().catch(() => {});
+    return "";
   }
-  return text + decoder.decode();
 }
 
 /** The error for a 2xx answer that is JSON instead of an event stream. */
