@@ -3,12 +3,14 @@
  * listed with the problems of broken files (`rienda agents`).
  *
  * A missing agents folder means "no agents", never an error (docs/formats.md).
+ * The id `default` without a file is the built-in agent (`default_agent.ts`).
  *
  * @module
  */
 
 import { join } from "node:path";
 import { type AgentDefinition, AgentFileError, loadAgentFile } from "./agent_file.ts";
+import { builtinDefaultAgent, DEFAULT_AGENT_ID } from "./default_agent.ts";
 import { isValidName, NAME_RULE } from "../names.ts";
 import { errorMessage } from "../unknown.ts";
 
@@ -33,7 +35,7 @@ export function agentPath(agentsDir: string, id: string): string {
 }
 
 /**
- * Loads agent `id` from `agentsDir`.
+ * Loads agent `id` from `agentsDir`; `default` without a file is the built-in agent.
  *
  * @throws {AgentFileError} when the id is invalid, the file does not exist (listing the
  * available ids) or the file is invalid
@@ -52,10 +54,11 @@ export async function loadAgent(agentsDir: string, id: string): Promise<AgentDef
     if (!(error instanceof AgentFileError) || !(error.cause instanceof Deno.errors.NotFound)) {
       throw error;
     }
-    const ids = await listAgentIds(agentsDir);
+    if (id === DEFAULT_AGENT_ID) return builtinDefaultAgent();
+    const ids = [...new Set([...await listAgentIds(agentsDir), DEFAULT_AGENT_ID])].sort();
     throw new AgentFileError(
       `agent ${JSON.stringify(id)} not found: ${path} does not exist ` +
-        `(available: ${ids.length === 0 ? "none" : ids.join(", ")})`,
+        `(available: ${ids.join(", ")})`,
       { path, cause: error.cause },
     );
   }

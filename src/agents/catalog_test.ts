@@ -2,6 +2,7 @@ import { deepStrictEqual, rejects, strictEqual } from "node:assert/strict";
 import { join } from "node:path";
 import { AgentFileError } from "./agent_file.ts";
 import { agentPath, listAgentIds, listAgents, loadAgent } from "./catalog.ts";
+import { BUILTIN_AGENT_PATH } from "./default_agent.ts";
 
 async function withAgents(
   files: Record<string, string>,
@@ -46,7 +47,9 @@ Deno.test("loadAgent() names the missing file and the available agents", async (
         strictEqual(error instanceof AgentFileError, true);
         strictEqual(
           error instanceof AgentFileError && error.message,
-          `agent "ghost" not found: ${join(dir, "ghost.md")} does not exist (available: a, b)`,
+          `agent "ghost" not found: ${
+            join(dir, "ghost.md")
+          } does not exist (available: a, b, default)`,
         );
         strictEqual(error instanceof AgentFileError && error.path, join(dir, "ghost.md"));
         return true;
@@ -60,7 +63,9 @@ Deno.test("loadAgent() says none are available when the folder is missing", asyn
   try {
     await rejects(loadAgent(dir, "ghost"), {
       name: "AgentFileError",
-      message: `agent "ghost" not found: ${join(dir, "ghost.md")} does not exist (available: none)`,
+      message: `agent "ghost" not found: ${
+        join(dir, "ghost.md")
+      } does not exist (available: default)`,
     });
   } finally {
     await Deno.remove(join(dir, ".."), { recursive: true });
@@ -150,4 +155,18 @@ Deno.test("listAgentIds() lists valid ids of .md files, sorted, without loading 
       deepStrictEqual(await listAgentIds(dir), ["a", "b"]);
     },
   );
+});
+
+Deno.test("loadAgent() gives the built-in default agent unless agents/default.md replaces it", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const builtin = await loadAgent(dir, "default");
+    strictEqual(builtin.path, BUILTIN_AGENT_PATH);
+    deepStrictEqual(builtin.tools, ["read", "write", "edit", "grep", "find", "ls", "shell"]);
+    strictEqual(builtin.model, undefined);
+    await Deno.writeTextFile(join(dir, "default.md"), "---\ndescription: Mine.\n---\nMine.\n");
+    strictEqual((await loadAgent(dir, "default")).description, "Mine.");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });

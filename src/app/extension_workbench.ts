@@ -71,7 +71,7 @@ export async function openExtensionWorkbench(
   const paths = resolvePaths(request.env, { config: request.config, cwd: request.cwd });
   const config = await loadConfig(paths.configFile, { explicit: paths.configExplicit });
   const workdir = await resolveWorkdir(request.cwd, request.workdir);
-  const builtins = builtinTools();
+  const builtins = builtinTools({ autoApprove: request.autoApprove });
   const host = new ExtensionHost();
   const context = createExtensionContext({
     paths,

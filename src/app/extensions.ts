@@ -10,7 +10,8 @@
  * - Hook notices (throws, bad returns, `ctx.log` and exec output of hooks)
  *   go to the `notice` callback, which the front end turns into `notice`
  *   events. `ctx.confirm` is true with `-y`, else asks the front end's
- *   `confirm` when a person can answer, else false.
+ *   `confirm` when a person can answer, else false; so is the approval
+ *   `write` and `edit` need outside the workspace.
  *
  * @module
  */
@@ -86,7 +87,8 @@ export interface RunExtensions extends AsyncDisposable {
  */
 export async function loadRunExtensions(request: RunExtensionsRequest): Promise<RunExtensions> {
   const { agent, paths } = request;
-  const builtins = builtinTools();
+  const { autoApprove, confirm } = request;
+  const builtins = builtinTools({ autoApprove, ...(confirm === undefined ? {} : { confirm }) });
   const byName = new Map(builtins.map((tool) => [tool.name, tool]));
   const builtinOnly = agent.hooks.length === 0 &&
     agent.tools.every((name) => byName.has(name)) &&

@@ -10,6 +10,7 @@
 import { resolve } from "node:path";
 import { loadAgentFile } from "../agents/agent_file.ts";
 import { loadAgent } from "../agents/catalog.ts";
+import { DEFAULT_AGENT_ID } from "../agents/default_agent.ts";
 import { loadConfig } from "../config/config.ts";
 import { loadCredentials } from "../config/credentials.ts";
 import { resolvePaths } from "../config/paths.ts";
@@ -28,6 +29,7 @@ import {
   type SessionTarget,
 } from "./continue_session.ts";
 import type { ExtensionRunContext } from "../extensions/run_context.ts";
+import { firstKeyedModel, noDefaultModelMessage } from "./default_model.ts";
 import { resolveModel, ThinkingLevelError } from "./resolve_model.ts";
 import { bindRunSession } from "./run_session.ts";
 import { loadRunTools } from "./run_tools.ts";
@@ -35,7 +37,7 @@ import { checkedTool } from "./checked_tool.ts";
 
 /** What the user asked for. */
 export interface RunRequest {
-  /** `-a` / `-f`; may be absent when continuing a session (its agent is used). */
+  /** `-a` / `-f`; absent: the session's agent when continuing one, else the agent `default`. */
   readonly agent: { readonly kind: "id"; readonly id: string } | {
     readonly kind: "file";
     readonly path: string;
@@ -84,17 +86,22 @@ export async function prepareRun(request: RunRequest): Promise<RunPlan> {
     : await openContinuedSession(paths.sessionsDir, workdir, request.continueSession);
   if (continued !== null) failure.defer(() => continued.writer.close());
   const agent = request.agent === undefined
-    ? await loadSessionAgent(paths.agentsDir, requireSession(continued))
+    ? continued === null
+      ? await loadAgent(paths.agentsDir, DEFAULT_AGENT_ID)
+      : await loadSessionAgent(paths.agentsDir, continued)
     : request.agent.kind === "id"
     ? await loadAgent(paths.agentsDir, request.agent.id)
     : await loadAgentFile(resolve(request.cwd, request.agent.path));
-  const modelRef = request.model ?? continued?.branch.model ?? agent.model ?? config.defaultModel;
+  const credentials = await loadCredentials(paths.credentialsFile);
+  const isDefault = agent.id === DEFAULT_AGENT_ID;
+  const modelRef = request.model ?? continued?.branch.model ?? agent.model ?? config.defaultModel ??
+    (isDefault ? firstKeyedModel(config, request.env, credentials) : undefined);
   if (modelRef === undefined) {
+    if (isDefault) throw new Error(noDefaultModelMessage(config));
     throw new Error(
       `agent "${agent.id}" names no model: set model: in ${agent.path}, pass -m PROVIDER/MODEL, or set default_model in config.yaml`,
     );
   }
-  const credentials = await loadCredentials(paths.credentialsFile);
   const thinking = request.thinking ?? continued?.branch.thinking ?? undefined;
   const resolved = resolveSessionModel(
     continued,
@@ -120,7 +127,7 @@ export async function prepareRun(request: RunRequest): Promise<RunPlan> {
     signal: request.signal ?? new AbortController().signal,
   });
   failure.use(extensions);
-  const workspace = await loadWorkspaceContext(workdir);
+  const workspace = await loadWorkspaceContext(workdir, { environment: config.environmentContext });
   const resumed = continued === null
     ? null
     : continuation(continued, { agent: agent.id, model: modelRef, thinking: thinking ?? null });
@@ -175,11 +182,6 @@ export async function prepareRun(request: RunRequest): Promise<RunPlan> {
       }
     },
   };
-}
-
-function requireSession(continued: ContinuedSession | null): ContinuedSession {
-  if (continued === null) throw new Error("no agent: pass -a AGENT, -f FILE, -s SESSION or -c");
-  return continued;
 }
 
 /** Resolves the model; when it came from a continued session, a failure says so and suggests -m. */

@@ -1,10 +1,12 @@
 /**
  * `rienda agents`: the agents of `$RIENDA_HOME/agents` with their model and
- * description, then the problems of the files that do not load.
+ * description, and the built-in agent `default` unless a file replaces it,
+ * then the problems of the files that do not load.
  *
  * ```
- * coder     openai/gpt-4o-mini  Answers briefly.
- * reviewer  (default model)     Reviews a diff.
+ * coder     openai/gpt-4o-mini                       Answers briefly.
+ * default   anthropic/claude-sonnet-4-5 (key found)  A concise coding assistant… (built-in)
+ * reviewer  (no model)                               Reviews a diff.
  *
  * problems:
  *   /home/ana/.rienda/agents/broken.md:2: description: missing (…)
@@ -13,8 +15,12 @@
  * @module
  */
 
+import type { AgentDefinition } from "../agents/agent_file.ts";
 import { listAgents } from "../agents/catalog.ts";
-import { loadConfig } from "../config/config.ts";
+import { builtinDefaultAgent, DEFAULT_AGENT_ID, isBuiltinAgent } from "../agents/default_agent.ts";
+import { firstKeyedModel } from "../app/default_model.ts";
+import { type Config, loadConfig } from "../config/config.ts";
+import { loadCredentials } from "../config/credentials.ts";
 import { resolvePaths } from "../config/paths.ts";
 import type { Io } from "../ui/io.ts";
 import { formatColumns } from "./columns.ts";
@@ -25,25 +31,37 @@ export interface AgentsFlags {
   readonly config: string | undefined;
 }
 
+/** The model column: the agent's own, else `default_model`, else (for `default`) the first key's. */
+async function modelColumn(
+  agent: AgentDefinition,
+  config: Config,
+  io: Io,
+  credentialsFile: string,
+): Promise<string> {
+  if (agent.model !== undefined) return agent.model;
+  if (config.defaultModel !== undefined) return `${config.defaultModel} (default)`;
+  if (agent.id !== DEFAULT_AGENT_ID) return "(no model)";
+  const found = firstKeyedModel(config, io.env, await loadCredentials(credentialsFile));
+  return found === undefined ? "(no model)" : `${found} (key found)`;
+}
+
 /** Lists the agents; exits 1 when a file has problems, so scripts notice. */
 export async function agentsCommand(io: Io, flags: AgentsFlags): Promise<number> {
   const paths = resolvePaths(io.env, flags.config === undefined ? {} : { config: flags.config });
   const config = await loadConfig(paths.configFile, { explicit: paths.configExplicit });
-  const { agents, problems } = await listAgents(paths.agentsDir);
-  if (agents.length === 0 && problems.length === 0) {
-    io.stderr.write(
-      `no agents in ${paths.agentsDir}: create one with rienda init, or write <id>.md there\n`,
-    );
-    return EXIT.ok;
-  }
-  const defaultModel = config.defaultModel === undefined
-    ? "(no model)"
-    : `${config.defaultModel} (default)`;
-  io.stdout.write(formatColumns(
-    agents.map((agent) => [agent.id, agent.model ?? defaultModel, agent.description]),
-  ));
+  const listing = await listAgents(paths.agentsDir);
+  const { problems } = listing;
+  const agents = listing.agents.some((agent) => agent.id === DEFAULT_AGENT_ID)
+    ? listing.agents
+    : [...listing.agents, builtinDefaultAgent()].sort((a, b) => a.id < b.id ? -1 : 1);
+  const rows = await Promise.all(agents.map(async (agent) => [
+    agent.id,
+    await modelColumn(agent, config, io, paths.credentialsFile),
+    isBuiltinAgent(agent) ? `${agent.description} (built-in)` : agent.description,
+  ]));
+  io.stdout.write(formatColumns(rows));
   if (problems.length === 0) return EXIT.ok;
-  io.stderr.write(`${agents.length === 0 ? "" : "\n"}problems:\n`);
+  io.stderr.write("\nproblems:\n");
   for (const problem of problems) {
     io.stderr.write(`${problem.message.split("\n").map((line) => `  ${line}`).join("\n")}\n`);
   }

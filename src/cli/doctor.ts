@@ -22,6 +22,7 @@
 import { describeKeySource, lookupApiKey } from "../app/api_key.ts";
 import { providerNames, resolveProvider } from "../app/provider_settings.ts";
 import { listAgents } from "../agents/catalog.ts";
+import { DEFAULT_AGENT_ID } from "../agents/default_agent.ts";
 import { checkMcpServers, describeServer } from "../app/mcp_check.ts";
 import { type Config, loadConfig } from "../config/config.ts";
 import { loadCredentials } from "../config/credentials.ts";
@@ -117,10 +118,14 @@ async function checkConfig(paths: RiendaPaths, checks: Check[]): Promise<Config 
 
 async function checkAgents(paths: RiendaPaths): Promise<Check> {
   const { agents, problems } = await listAgents(paths.agentsDir);
+  const builtin = agents.some((agent) => agent.id === DEFAULT_AGENT_ID)
+    ? ""
+    : " and the built-in default";
   const summary = `${agents.length} agent${agents.length === 1 ? "" : "s"} in ${paths.agentsDir}` +
-    (problems.length === 0 ? "" : `, ${problems.length} broken`);
+    builtin + (problems.length === 0 ? "" : `, ${problems.length} broken`);
   return {
-    status: problems.length > 0 ? "fail" : agents.length === 0 ? "warn" : "ok",
+    // The built-in default agent runs without any file.
+    status: problems.length > 0 ? "fail" : "ok",
     label: "agents",
     summary,
     details: problems.flatMap((problem) => problem.message.split("\n")),

@@ -1,12 +1,14 @@
 /**
- * `rienda init`: creates the rienda home with a commented `config.yaml`, one
- * example agent, one example tool and one example hook. Never overwrites a
- * file: existing ones are kept and reported.
+ * `rienda init`: creates the rienda home with a commented `config.yaml`, the
+ * default agent (`agents/default.md`, the built-in one's text, to see and
+ * change), one example agent, one example tool and one example hook. Never
+ * overwrites a file: existing ones are kept and reported.
  *
  * @module
  */
 
 import { dirname, join } from "node:path";
+import { DEFAULT_AGENT_MD } from "../agents/default_agent.ts";
 import { resolvePaths } from "../config/paths.ts";
 import type { Io } from "../ui/io.ts";
 import { EXIT } from "./exit.ts";
@@ -16,8 +18,14 @@ const CONFIG_YAML = `# rienda configuration. Everything here is optional: the bu
 # fireworks, gemini, ollama, lmstudio) work with their usual key variable,
 # e.g. OPENAI_API_KEY, or a key stored with \`rienda auth login <provider>\`.
 
-# The model of agents that name none (and of \`rienda run -m\`-less runs).
+# The model of agents that name none. Without it, the default agent takes
+# the first built-in provider with a key (anthropic, openai, then the others)
+# with that provider's default model.
 # default_model: openai/gpt-4o-mini
+
+# The system prompt of every run ends with the workspace path, the platform,
+# today's date and whether the workspace is a git repository; false drops it.
+# environment_context: true
 
 # providers:
 #   local:                              # used as local/<model>
@@ -83,6 +91,7 @@ module.exports = {
 /** The files `init` creates, relative to the home. */
 const INIT_FILES: readonly (readonly [string, string])[] = [
   ["config.yaml", CONFIG_YAML],
+  ["agents/default.md", DEFAULT_AGENT_MD],
   ["agents/assistant.md", AGENT_MD],
   ["tools/word-count/index.js", TOOL_JS],
   ["hooks/guard/index.js", HOOK_JS],
@@ -104,7 +113,8 @@ export async function initCommand(io: Io): Promise<number> {
     }
   }
   io.stdout.write(
-    `\nNext: set OPENAI_API_KEY (or run rienda auth login openai), then\n` +
+    `\nNext: set ANTHROPIC_API_KEY or OPENAI_API_KEY (or run rienda auth login PROVIDER), then\n` +
+      `  rienda run "what does this project do?"\n` +
       `  rienda run -a assistant "how many words are in README.md?"\n`,
   );
   return EXIT.ok;

@@ -84,6 +84,7 @@ function buildProgram(io: Io, signal: AbortSignal, choose: (action: Action) => v
       "after",
       `
 Examples:
+  rienda run "why does the build fail?"   # the built-in default agent
   rienda run -a reviewer "check the diff"
   git diff | rienda run -a reviewer -p -
   ./review.md "check the diff"            # an agent file with a shebang line
@@ -110,10 +111,11 @@ function addRunCommand(program: Command, io: Io, signal: AbortSignal, choose: (a
   const seen = new Set<string>();
   program.command("run")
     .description("run an agent once on a prompt and print its answer")
-    .usage("(-a AGENT | -f FILE | -s SESSION | -c) [PROMPT...] [options]")
+    .usage("[-a AGENT | -f FILE | -s SESSION | -c] [PROMPT...] [options]")
     .argument("[prompt...]", "the prompt, as words (default: -p, then standard input)")
     .addOption(
-      new Option("-a, --agent <id>", "agent $RIENDA_HOME/agents/<id>.md").conflicts("agentFile"),
+      new Option("-a, --agent <id>", "agent $RIENDA_HOME/agents/<id>.md (default: default)")
+        .conflicts("agentFile"),
     )
     .option("-f, --agent-file <path>", "an agent file anywhere on disk")
     .option("-p, --prompt <text>", 'the prompt; "-" reads standard input')

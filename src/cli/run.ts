@@ -54,9 +54,6 @@ export async function runCommand(
     : flags.continueLatest === true
     ? { kind: "latest" as const }
     : undefined;
-  if (agent === undefined && continueSession === undefined) {
-    throw new UsageError("no agent: pass -a AGENT, -f FILE, -s SESSION or -c", "run");
-  }
   const prompt = await readPrompt(io, flags.prompt, words);
   const renderer = createRenderer(io, flags.output);
   // A person at the terminal answers ctx.confirm (docs/cli.md); otherwise it is -y or no.

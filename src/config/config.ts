@@ -77,6 +77,8 @@ export interface Config {
   readonly file: string | null;
   /** The model used when neither the agent nor `-m` names one. */
   readonly defaultModel?: string;
+  /** Whether the system prompt gets the environment block (`environment_context`, default true). */
+  readonly environmentContext: boolean;
   readonly providers: Readonly<Record<string, ProviderConfig>>;
   readonly compaction: CompactionConfig;
   /** The `config:` block: free settings for extensions, keyed by tool or hook name. */
@@ -98,6 +100,7 @@ export const MAX_REPORTED_PROBLEMS = 10;
 export function emptyConfig(file: string | null): Config {
   return {
     file,
+    environmentContext: true,
     providers: {},
     compaction: {
       enabled: true,
@@ -209,6 +212,7 @@ function toConfig(file: string, raw: RawConfig, document: Record<string, unknown
   return {
     file,
     ...(raw.default_model === undefined ? {} : { defaultModel: raw.default_model }),
+    environmentContext: raw.environment_context ?? true,
     providers,
     compaction: {
       enabled: raw.compaction?.enabled ?? defaults.enabled,

@@ -25,6 +25,7 @@ Deno.test("parseConfig() reads the spec's full example", () => {
   const config = parseConfig(
     [
       "default_model: openai/gpt-4o-mini",
+      "environment_context: false",
       "providers:",
       "  local:",
       "    preset: ollama",
@@ -53,6 +54,7 @@ Deno.test("parseConfig() reads the spec's full example", () => {
   deepStrictEqual(config, {
     file: FILE,
     defaultModel: "openai/gpt-4o-mini",
+    environmentContext: false,
     providers: {
       local: {
         preset: "ollama",
@@ -78,7 +80,13 @@ Deno.test("parseConfig() reads the spec's full example", () => {
     mcpServers: {},
     raw: config.raw,
   });
-  deepStrictEqual(Object.keys(config.raw), ["default_model", "providers", "compaction", "config"]);
+  deepStrictEqual(Object.keys(config.raw), [
+    "default_model",
+    "environment_context",
+    "providers",
+    "compaction",
+    "config",
+  ]);
   deepStrictEqual(config.raw["config"], { "word-count": { min_length: 3 } });
 });
 
@@ -149,7 +157,7 @@ Deno.test("parseConfig() reports an unknown key with the keys expected there", (
   strictEqual(error.line, 4);
   strictEqual(
     errorOf("defaults_model: a/b\n").message,
-    `${FILE}: defaults_model: unknown key (expected one of: default_model, providers, compaction, config, mcp_servers)`,
+    `${FILE}: defaults_model: unknown key (expected one of: default_model, environment_context, providers, compaction, config, mcp_servers)`,
   );
 });
 
@@ -176,7 +184,7 @@ Deno.test("parseConfig() lists every schema problem, one per line, in file order
     `${FILE}: providers.local.models.q.top_p: must be at least 0 (found -1)`,
     `${FILE}: compaction.enabled: must be a boolean (found "yes")`,
     `${FILE}: compaction.reserve_tokens: must be an integer (found 1.5)`,
-    `${FILE}: zzz: unknown key (expected one of: default_model, providers, compaction, config, mcp_servers)`,
+    `${FILE}: zzz: unknown key (expected one of: default_model, environment_context, providers, compaction, config, mcp_servers)`,
     `${FILE}: config: must be a mapping (found a list)`,
   ]);
   strictEqual(error.field, "providers.local.protocol");

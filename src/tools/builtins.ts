@@ -1,15 +1,36 @@
 /**
- * The built-in tools every agent may name in `tools:` (docs/cli.md, Tools).
+ * The built-in tools every agent may name in `tools:` (docs/tools.md).
  * A user tool with the same name replaces a built-in; the app decides that.
  *
  * @module
  */
 
+import { type Approval, NO_APPROVAL } from "./approval.ts";
+import { createEditTool } from "./edit.ts";
+import { createFindTool } from "./find.ts";
+import { createGrepTool } from "./grep.ts";
 import { createHttpTool } from "./http.ts";
+import { createLsTool } from "./ls.ts";
+import { createReadTool } from "./read.ts";
 import { createShellTool } from "./shell.ts";
 import type { Tool } from "./tool.ts";
+import { createWriteTool } from "./write.ts";
 
-/** Fresh instances of the built-in tools, `http` and `shell`, sorted by name. */
-export function builtinTools(): Tool[] {
-  return [createHttpTool(), createShellTool()];
+export { type Approval, type ApprovalQuestion, NO_APPROVAL } from "./approval.ts";
+
+/**
+ * Fresh instances of the built-in tools, sorted by name; `approval` decides
+ * what `write` and `edit` may do outside the workspace (nothing, by default).
+ */
+export function builtinTools(approval: Approval = NO_APPROVAL): Tool[] {
+  return [
+    createEditTool(approval),
+    createFindTool(),
+    createGrepTool(),
+    createHttpTool(),
+    createLsTool(),
+    createReadTool(),
+    createShellTool(),
+    createWriteTool(approval),
+  ];
 }

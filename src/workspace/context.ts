@@ -1,12 +1,13 @@
 /**
  * What a workspace adds to every run's system prompt: its project
- * instructions (`AGENTS.md`, else `CLAUDE.md`) and its skills catalog
- * (docs/formats.md, "The rienda home").
+ * instructions (`AGENTS.md`, else `CLAUDE.md`), its skills catalog
+ * (docs/formats.md, "The rienda home") and the environment block
+ * (`environment.ts`).
  *
  * - Both are read at the start of every run, so edits apply to the next run.
  * - The system prompt is the agent body, then the instructions, then the
- *   catalog, each part in its own labelled block; a skill body is never
- *   inlined. Compaction never summarises any of it.
+ *   catalog, then the environment, each part in its own labelled block; a
+ *   skill body is never inlined. Compaction never summarises any of it.
  * - Problems are diagnostics (reported once per run), never failures.
  *
  * ```text
@@ -18,39 +19,48 @@
  * @module
  */
 
+import { detectEnvironment, type Environment, environmentBlock } from "./environment.ts";
 import { type Instructions, loadInstructions } from "./instructions.ts";
 import { loadSkills, type Skill } from "./skills.ts";
 
 export type { Instructions } from "./instructions.ts";
 export type { Skill } from "./skills.ts";
+export type { Environment } from "./environment.ts";
 
 /** The instructions and skills of a workspace, with the problems found. */
 export interface WorkspaceContext {
   readonly instructions: Instructions | null;
   readonly skills: readonly Skill[];
+  /** Null when `environment_context: false`. */
+  readonly environment: Environment | null;
   readonly diagnostics: readonly string[];
 }
 
-/** Reads the instructions and skills of `workdir`. */
-export async function loadWorkspaceContext(workdir: string): Promise<WorkspaceContext> {
-  const [instructions, skills] = await Promise.all([
+/** Reads the instructions and skills of `workdir`, and its environment unless turned off. */
+export async function loadWorkspaceContext(
+  workdir: string,
+  options: { environment: boolean } = { environment: true },
+): Promise<WorkspaceContext> {
+  const [instructions, skills, environment] = await Promise.all([
     loadInstructions(workdir),
     loadSkills(workdir),
+    options.environment ? detectEnvironment(workdir) : null,
   ]);
   return {
     instructions: instructions.instructions,
     skills: skills.skills,
+    environment,
     diagnostics: [...instructions.diagnostics, ...skills.diagnostics],
   };
 }
 
 /**
  * The system prompt of a run: the agent body, then the workspace's
- * instructions and skills catalog in labelled blocks.
+ * instructions, skills catalog and environment in labelled blocks.
  *
  * @example
  * ```ts
- * systemPromptWith("You help.", { instructions: null, skills: [], diagnostics: [] });
+ * systemPromptWith("You help.", { instructions: null, skills: [], environment: null, diagnostics: [] });
  * // "You help."
  * ```
  */
@@ -58,6 +68,7 @@ export function systemPromptWith(body: string, context: WorkspaceContext): strin
   const parts = body.trim() === "" ? [] : [body.trimEnd()];
   if (context.instructions !== null) parts.push(instructionsBlock(context.instructions));
   if (context.skills.length > 0) parts.push(skillsBlock(context.skills));
+  if (context.environment !== null) parts.push(environmentBlock(context.environment));
   return parts.join("\n\n");
 }
 

@@ -29,9 +29,10 @@ Deno.test("loadWorkspaceContext() falls back to CLAUDE.md and finds nothing in a
       file: "CLAUDE.md",
       text: "Use spaces.",
     });
-    assert.deepEqual(await loadWorkspaceContext(empty), {
+    assert.deepEqual(await loadWorkspaceContext(empty, { environment: false }), {
       instructions: null,
       skills: [],
+      environment: null,
       diagnostics: [],
     });
   } finally {
@@ -73,9 +74,17 @@ Deno.test("systemPromptWith() appends labelled instructions and a catalog withou
       description: "Cuts a release.",
       path: ".agents/skills/release/SKILL.md",
     }],
+    environment: { workdir: "/w", platform: "linux (x86_64)", date: "2025-06-01", git: false },
     diagnostics: [],
   });
   assert.ok(prompt.startsWith("You help.\n\n"), prompt);
+  assert.ok(
+    prompt.endsWith(
+      "<environment>\nworkspace: /w\nplatform: linux (x86_64)\ndate: 2025-06-01\n" +
+        "git repository: no\n</environment>",
+    ),
+    prompt,
+  );
   assert.ok(
     prompt.includes('<project-instructions file="AGENTS.md">\nUse tabs.\n</project-instructions>'),
     prompt,
@@ -85,4 +94,19 @@ Deno.test("systemPromptWith() appends labelled instructions and a catalog withou
     prompt,
   );
   assert.ok(prompt.indexOf("Use tabs.") < prompt.indexOf("<skills>"));
+});
+
+Deno.test("loadWorkspaceContext() tells whether the workspace is in a git repository", async () => {
+  const repo = await workspace({ ".git/HEAD": "ref: refs/heads/main\n", "src/a.ts": "" });
+  const plain = await workspace({});
+  try {
+    const inside = await loadWorkspaceContext(`${repo}/src`);
+    assert.equal(inside.environment?.git, true);
+    assert.equal(inside.environment?.workdir, `${repo}/src`);
+    assert.match(inside.environment?.date ?? "", /^\d{4}-\d{2}-\d{2}$/);
+    assert.equal((await loadWorkspaceContext(plain)).environment?.git, false);
+  } finally {
+    await Deno.remove(repo, { recursive: true });
+    await Deno.remove(plain, { recursive: true });
+  }
 });

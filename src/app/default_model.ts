@@ -1,0 +1,55 @@
+/**
+ * The model of the default agent when neither `-m`, the agent file nor
+ * `default_model` names one: the first built-in provider that has a key, in
+ * the order of {@link DEFAULT_MODELS}, with its default model
+ * (docs/providers.md, "The default agent's model"). Local servers (ollama,
+ * lmstudio) need no key and are never picked: nothing says one is running.
+ *
+ * @module
+ */
+
+import type { BuiltinProviderName } from "../config/builtin_names.ts";
+import type { Config } from "../config/config.ts";
+import type { Credentials } from "../config/credentials.ts";
+import { keyVariables, lookupApiKey } from "./api_key.ts";
+import { resolveProvider } from "./provider_settings.ts";
+
+/** The providers tried, in order, with the model the default agent uses on each. */
+export const DEFAULT_MODELS: readonly (readonly [BuiltinProviderName, string])[] = [
+  ["anthropic", "claude-sonnet-4-5"],
+  ["openai", "gpt-5"],
+  ["openrouter", "anthropic/claude-sonnet-4.5"],
+  ["groq", "openai/gpt-oss-120b"],
+  ["deepseek", "deepseek-chat"],
+  ["mistral", "mistral-medium-latest"],
+  ["xai", "grok-4"],
+  ["together", "Qwen/Qwen3-Coder-480B-A35B-Instruct-FP8"],
+  ["fireworks", "accounts/fireworks/models/qwen3-coder-480b-a35b-instruct"],
+  ["gemini", "gemini-2.5-pro"],
+];
+
+/** The `provider/model` of the first provider of {@link DEFAULT_MODELS} with a key, or undefined. */
+export function firstKeyedModel(
+  config: Config,
+  env: (name: string) => string | undefined,
+  credentials: Credentials | undefined,
+): string | undefined {
+  for (const [provider, model] of DEFAULT_MODELS) {
+    const settings = resolveProvider(config, provider);
+    if (settings === undefined) continue;
+    const { source } = lookupApiKey(settings, env, credentials);
+    if (source.kind !== "missing" && source.kind !== "not_needed") return `${provider}/${model}`;
+  }
+  return undefined;
+}
+
+/** The message for a default agent with no model and no key at all. */
+export function noDefaultModelMessage(config: Config): string {
+  const variables = DEFAULT_MODELS.flatMap(([provider]) => {
+    const settings = resolveProvider(config, provider);
+    return settings === undefined ? [] : keyVariables(settings);
+  });
+  return `the default agent has no model: set an API key (${
+    [...new Set(variables)].join(", ")
+  }) or run rienda auth login PROVIDER, or set default_model in config.yaml or pass -m PROVIDER/MODEL`;
+}

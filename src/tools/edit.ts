@@ -1,0 +1,200 @@
+/**
+ * The built-in `edit` tool: exact string replacement in one file
+ * (docs/tools.md).
+ *
+ * - `old_string` must occur exactly once, or `replace_all` must be set; no
+ *   match or several are error results that say where to look.
+ * - The file keeps its line ends (a CRLF file stays CRLF: the strings are
+ *   matched with LF line ends), its byte-order mark and its mode; it is
+ *   replaced atomically. Files that are binary or not valid UTF-8 are never
+ *   changed (writing them back would alter bytes nobody asked to change).
+ * - `old_string: ""` on a missing (or empty) file creates it with `new_string`.
+ * - The result is a short unified diff of the change.
+ *
+ * @module
+ */
+
+import { dirname } from "node:path";
+import { type Approval, checkWrite } from "./approval.ts";
+import { lineNumbersOf, listNumbers, notFoundHint, occurrences } from "./edit_match.ts";
+import { missingPathMessage } from "./missing_path.ts";
+import { shortDiff } from "./short_diff.ts";
+import { errorResult, textResult, type Tool, type ToolResult } from "./tool.ts";
+import { displayPath, realPathOf, resolveToolPath } from "./tool_paths.ts";
+import { countTextLines, looksBinary, writeFileAtomic } from "./text_file.ts";
+import { errorMessage } from "../unknown.ts";
+
+const DESCRIPTION = `Replaces exact text in a file: \`old_string\` becomes \`new_string\`.
+
+- Read the file first and copy \`old_string\` exactly from it, with its indentation (without the line numbers \`read\` adds).
+- \`old_string\` must occur exactly once: include enough surrounding lines to make it unique, or set \`replace_all\` to change every occurrence (e.g. renaming a variable).
+- Line ends are kept: a CRLF file stays CRLF (write the strings with plain \\n).
+- To create a file use \`write\`, or \`edit\` with an empty \`old_string\` on a path that does not exist yet.
+- The result is a unified diff of the change; check it.
+- Editing outside the workspace needs the user's approval (\`-y\`); without it the call fails and says so.`;
+
+const PARAMETERS = {
+  type: "object",
+  properties: {
+    path: { type: "string", minLength: 1, description: "The file, relative to the workspace." },
+    "old_string": { type: "string", description: "The exact text to replace." },
+    "new_string": { type: "string", description: "The text to put in its place." },
+    "replace_all": {
+      type: "boolean",
+      description: "Replace every occurrence instead of requiring exactly one. Default false.",
+    },
+  },
+  required: ["path", "old_string", "new_string"],
+  additionalProperties: false,
+} as const;
+
+interface EditArgs {
+  readonly path: string;
+  readonly oldString: string;
+  readonly newString: string;
+  readonly replaceAll: boolean;
+}
+
+/** Reads validated arguments; a wrong type here means the caller skipped validation. */
+function readArgs(args: Record<string, unknown>): EditArgs {
+  const { path, "old_string": oldString, "new_string": newString, "replace_all": all } = args;
+  if (typeof path !== "string" || typeof oldString !== "string" || typeof newString !== "string") {
+    throw new Error(`edit: "path", "old_string" and "new_string" must be strings`);
+  }
+  if (all !== undefined && typeof all !== "boolean") {
+    throw new Error(`edit: "replace_all" must be a boolean`);
+  }
+  return { path, oldString, newString, replaceAll: all === true };
+}
+
+/** A text file split into what `edit` changes and what it keeps. */
+interface TextFile {
+  readonly bom: boolean;
+  readonly crlf: boolean;
+  /** The text without the BOM, with LF line ends when {@link crlf}. */
+  readonly text: string;
+}
+
+const strictDecoder = new TextDecoder("utf-8", { fatal: true });
+const encoder = new TextEncoder();
+
+/** The file as text, or the message saying why it cannot be edited. */
+function decodeFile(bytes: Uint8Array, shown: string): TextFile | string {
+  if (looksBinary(bytes)) return `${shown} is a binary file: edit changes text files only`;
+  let text: string;
+  try {
+    text = strictDecoder.decode(bytes);
+  } catch {
+    return `${shown} is not valid UTF-8: edit does not change it, as saving it would alter ` +
+      "the bytes that are not; use shell (e.g. sed) if it must change";
+  }
+  const bom = text.startsWith("\uFEFF");
+  if (bom) text = text.slice(1);
+  const breaks = occurrences(text, "\n").length;
+  const crlf = breaks > 0 && occurrences(text, "\r\n").length === breaks;
+  return { bom, crlf, text: crlf ? text.replaceAll("\r\n", "\n") : text };
+}
+
+function encodeFile(file: TextFile, text: string): Uint8Array {
+  const ends = file.crlf ? text.replaceAll("\n", "\r\n") : text;
+  return encoder.encode(file.bom ? `\uFEFF${ends}` : ends);
+}
+
+/** The new text and the number of replacements, or the error text saying why there are none. */
+function replaceIn(
+  text: string,
+  edit: EditArgs,
+  shown: string,
+): { text: string; count: number } | { error: string } {
+  const { oldString, newString } = edit;
+  if (oldString === "") {
+    if (text === "") return { text: newString, count: 1 };
+    return {
+      error: `old_string is empty, but ${shown} is not: give the exact text to replace ` +
+        "(to replace the whole file use write)",
+    };
+  }
+  const found = occurrences(text, oldString);
+  if (found.length === 0) return { error: notFoundHint(text, oldString, shown) };
+  if (found.length > 1 && !edit.replaceAll) {
+    return {
+      error: `old_string occurs ${found.length} times in ${shown} (lines ${
+        listNumbers(lineNumbersOf(text, found))
+      }): add surrounding lines to old_string to make it unique, or set replace_all to true`,
+    };
+  }
+  const at = found[0] ?? 0;
+  const changed = edit.replaceAll
+    ? text.split(oldString).join(newString)
+    : text.slice(0, at) + newString + text.slice(at + oldString.length);
+  return { text: changed, count: found.length };
+}
+
+/** Creates `target` with `content` (an empty `old_string` on a missing file). */
+async function createFile(target: string, content: string, shown: string): Promise<ToolResult> {
+  await Deno.mkdir(dirname(target), { recursive: true });
+  await writeFileAtomic(target, encoder.encode(content));
+  return textResult(`created ${shown} (${countTextLines(content)} lines)`);
+}
+
+async function editFile(
+  edit: EditArgs,
+  target: string,
+  shown: string,
+  context: { workdir: string; signal: AbortSignal },
+): Promise<ToolResult> {
+  let bytes: Uint8Array;
+  try {
+    if ((await Deno.stat(target)).isDirectory) {
+      return errorResult(`${shown} is a directory: give the path of a file in it`);
+    }
+    bytes = await Deno.readFile(target);
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+    if (edit.oldString === "") return await createFile(target, edit.newString, shown);
+    return errorResult(await missingPathMessage(context.workdir, target, context.signal));
+  }
+  const file = decodeFile(bytes, shown);
+  if (typeof file === "string") return errorResult(file);
+  const crlf = (text: string) => file.crlf ? text.replaceAll("\r\n", "\n") : text;
+  const normalised = { ...edit, oldString: crlf(edit.oldString), newString: crlf(edit.newString) };
+  const changed = replaceIn(file.text, normalised, shown);
+  if ("error" in changed) return errorResult(changed.error);
+  await writeFileAtomic(target, encodeFile(file, changed.text));
+  const { count } = changed;
+  const summary = `edited ${shown} (${count} replacement${count === 1 ? "" : "s"})`;
+  return textResult(`${summary}\n${shortDiff(file.text, changed.text)}`);
+}
+
+/** The built-in `edit` tool; `approval` decides edits outside the workspace. */
+export function createEditTool(approval: Approval): Tool {
+  return {
+    name: "edit",
+    description: DESCRIPTION,
+    parameters: PARAMETERS,
+    async execute(args, context) {
+      const edit = readArgs(args);
+      const absolute = resolveToolPath(context.workdir, edit.path);
+      const shown = displayPath(context.workdir, absolute);
+      if (edit.oldString === edit.newString) {
+        return errorResult(
+          "old_string and new_string are the same, so there is nothing to change: " +
+            "give the new text in new_string",
+        );
+      }
+      const refusal = await checkWrite(approval, {
+        tool: "edit",
+        workdir: context.workdir,
+        path: absolute,
+        signal: context.signal,
+      });
+      if (refusal !== null) return errorResult(refusal);
+      try {
+        return await editFile(edit, await realPathOf(absolute), shown, context);
+      } catch (error) {
+        if (context.signal.aborted) throw error;
+        return errorResult(`cannot edit ${shown}: ${errorMessage(error)}`);
+      }
+    },
+  };
+}

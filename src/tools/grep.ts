@@ -1,0 +1,258 @@
+/**
+ * The built-in `grep` tool: a JavaScript regular expression over the files
+ * of a folder (docs/tools.md).
+ *
+ * ```
+ * src/main.ts:12:import { run } from "./cli/run.ts";
+ * src/tools/read.ts:40:const DESCRIPTION = `Reads a text file…
+ * [3 more matches not shown]
+ * ```
+ *
+ * - The files are those of the folder that the ignore files do not hide
+ *   (`.git` never, symbolic links not followed), filtered by `glob`, sorted
+ *   by path; binary files and files over 32 MiB are skipped.
+ * - The search runs in a worker (`grep_worker.ts`) that compiles the pattern
+ *   once. It is terminated on interrupt, and when one file takes more than
+ *   {@link FILE_BUDGET_MS}: a pattern that backtracks for ever cannot
+ *   freeze the run.
+ *
+ * @module
+ */
+
+import { compileGlob, filesMatching } from "./glob.ts";
+import type { GrepJob, GrepReport } from "./grep_protocol.ts";
+import { missingPathMessage } from "./missing_path.ts";
+import { errorResult, textResult, type Tool, type ToolResult } from "./tool.ts";
+import { displayPath, resolveToolPath } from "./tool_paths.ts";
+import { MAX_TOOL_RESULT_BYTES } from "./truncate.ts";
+import { errorMessage, isRecord } from "../unknown.ts";
+
+/** Matching lines shown when `max_results` is not given. */
+export const DEFAULT_MAX_RESULTS = 200;
+
+/** How long the search of one file may take before grep gives up on the pattern. */
+export const FILE_BUDGET_MS = 2000;
+
+/** The most files one call searches. */
+const MAX_FILES = 100_000;
+
+const MAX_FILE_BYTES = 32 * 1024 * 1024;
+
+const DESCRIPTION =
+  `Searches file contents with a JavaScript regular expression and prints the matching lines as \`path:line:text\`, sorted by path.
+
+- Use it to find where something is defined or used before you read or edit files.
+- \`path\` is a folder (default: the workspace) or one file. Files hidden by .gitignore/.ignore, the .git folder and binary files are skipped.
+- \`glob\` limits the files searched, e.g. \`*.ts\` (any folder) or \`src/**/*.{ts,tsx}\`.
+- The pattern is a JavaScript regular expression (escape \`( ) [ ] { } . * + ? | \\\\\`); it matches within a line (\`^\` and \`$\` are line starts and ends).
+- At most \`max_results\` matching lines are shown (default ${DEFAULT_MAX_RESULTS}), then \`[N more matches not shown]\`: narrow the pattern, path or glob.
+- Matching lines longer than 500 characters are cut. A pattern that takes more than ${
+    FILE_BUDGET_MS / 1000
+  } s on one file is stopped: simplify it.`;
+
+const PARAMETERS = {
+  type: "object",
+  properties: {
+    pattern: { type: "string", minLength: 1, description: "JavaScript regular expression." },
+    path: {
+      type: "string",
+      description: "Folder or file to search, relative to the workspace. Default: the workspace.",
+    },
+    glob: {
+      type: "string",
+      description: "Only search files matching this glob, e.g. `*.ts` or `src/**/*.md`.",
+    },
+    "ignore_case": { type: "boolean", description: "Match case-insensitively. Default false." },
+    context: {
+      type: "integer",
+      minimum: 0,
+      maximum: 10,
+      description: "Lines of context to show before and after each match. Default 0.",
+    },
+    "max_results": {
+      type: "integer",
+      minimum: 1,
+      maximum: 2000,
+      description: `The most matching lines to show. Default ${DEFAULT_MAX_RESULTS}.`,
+    },
+  },
+  required: ["pattern"],
+  additionalProperties: false,
+} as const;
+
+interface GrepArgs {
+  readonly pattern: string;
+  readonly path: string;
+  readonly glob: string | undefined;
+  readonly ignoreCase: boolean;
+  readonly context: number;
+  readonly maxResults: number;
+}
+
+/** Reads validated arguments; a wrong type here means the caller skipped validation. */
+function readArgs(args: Record<string, unknown>): GrepArgs {
+  const { pattern, path = ".", glob, "ignore_case": ignoreCase = false, context = 0 } = args;
+  const maxResults = args["max_results"] ?? DEFAULT_MAX_RESULTS;
+  if (
+    typeof pattern !== "string" || typeof path !== "string" ||
+    (glob !== undefined && typeof glob !== "string") || typeof ignoreCase !== "boolean" ||
+    typeof context !== "number" || typeof maxResults !== "number"
+  ) {
+    throw new Error("grep: the arguments do not match the schema");
+  }
+  return { pattern, path, glob, ignoreCase, context, maxResults };
+}
+
+/** How long the worker may take to start and compile the pattern. */
+const START_BUDGET_MS = 10_000;
+
+/** How often the main thread looks at the worker's progress. */
+const POLL_MS = 100;
+
+/** Checks the message of the worker (its own code, but still input). */
+function parseReport(data: unknown): GrepReport {
+  const bad = () => new Error("grep: unexpected message from the search worker");
+  if (!isRecord(data)) throw bad();
+  if (data.type === "invalid" && typeof data.message === "string") {
+    return { type: "invalid", message: data.message };
+  }
+  const { lines } = data;
+  const isText = (line: unknown): line is string => typeof line === "string";
+  if (data.type !== "done" || !Array.isArray(lines) || !lines.every(isText)) throw bad();
+  const count = (name: string): number => {
+    const value = data[name];
+    if (typeof value !== "number") throw bad();
+    return value;
+  };
+  return {
+    type: "done",
+    lines,
+    matches: count("matches"),
+    shownMatches: count("shownMatches"),
+    binary: count("binary"),
+    unreadable: count("unreadable"),
+    tooLarge: count("tooLarge"),
+  };
+}
+
+/** Runs `job` in a fresh worker; resolves to its report, or to the file it was stopped on. */
+function runWorker(
+  job: Omit<GrepJob, "progress">,
+  signal: AbortSignal,
+): Promise<GrepReport | { stopped: string }> {
+  const progress = new Int32Array(new SharedArrayBuffer(4));
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL("./grep_worker.ts", import.meta.url), { type: "module" });
+    let seen = 0;
+    let since = performance.now();
+    const watchdog = setInterval(() => {
+      const now = performance.now();
+      const current = Atomics.load(progress, 0);
+      if (current !== seen) {
+        seen = current;
+        since = now;
+      } else if (now - since > (seen === 0 ? START_BUDGET_MS : FILE_BUDGET_MS)) {
+        finish();
+        const file = job.files[seen - 1];
+        if (file === undefined) reject(new Error("the search worker did not start"));
+        else resolve({ stopped: file.shown });
+      }
+    }, POLL_MS);
+    const finish = () => {
+      clearInterval(watchdog);
+      signal.removeEventListener("abort", onAbort);
+      worker.terminate();
+    };
+    const onAbort = () => {
+      finish();
+      reject(signal.reason);
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+    worker.onmessage = (event: MessageEvent<unknown>) => {
+      finish();
+      try {
+        resolve(parseReport(event.data));
+      } catch (error) {
+        reject(error);
+      }
+    };
+    worker.onerror = (event) => {
+      event.preventDefault();
+      finish();
+      reject(new Error(`the search worker failed: ${event.message}`));
+    };
+    worker.postMessage({ ...job, progress: progress.buffer });
+  });
+}
+
+/** The result text of a finished search. */
+function formatReport(report: GrepReport & { type: "done" }, truncatedWalk: boolean): string {
+  const lines = [...report.lines];
+  if (report.matches === 0) lines.push("no matches");
+  const hidden = report.matches - report.shownMatches;
+  if (hidden > 0) lines.push(`[${hidden} more matches not shown]`);
+  const skipped = [
+    report.binary > 0 ? `${report.binary} binary` : "",
+    report.tooLarge > 0 ? `${report.tooLarge} larger than 32 MiB` : "",
+    report.unreadable > 0 ? `${report.unreadable} unreadable` : "",
+  ].filter((part) => part !== "");
+  if (skipped.length > 0) lines.push(`[files skipped: ${skipped.join(", ")}]`);
+  if (truncatedWalk) {
+    lines.push(`[only the first ${MAX_FILES} files were searched: narrow path or glob]`);
+  }
+  return lines.join("\n");
+}
+
+/** The built-in `grep` tool. */
+export function createGrepTool(): Tool {
+  return {
+    name: "grep",
+    description: DESCRIPTION,
+    parameters: PARAMETERS,
+    async execute(args, context): Promise<ToolResult> {
+      const grep = readArgs(args);
+      const { workdir, signal } = context;
+      const root = resolveToolPath(workdir, grep.path);
+      const glob = grep.glob === undefined ? null : compileGlob(grep.glob);
+      if (typeof glob === "string") return errorResult(glob);
+      let info: Deno.FileInfo;
+      try {
+        info = await Deno.stat(root);
+      } catch (error) {
+        if (error instanceof Deno.errors.NotFound) {
+          return errorResult(await missingPathMessage(workdir, root, signal));
+        }
+        return errorResult(`cannot search ${displayPath(workdir, root)}: ${errorMessage(error)}`);
+      }
+      const found = info.isDirectory
+        ? await filesMatching({ workdir, root, glob, maxFiles: MAX_FILES, signal })
+        : { paths: [root], truncated: false };
+      const files = found.paths.map((path) => ({ path, shown: displayPath(workdir, path) }))
+        .sort((a, b) => (a.shown < b.shown ? -1 : a.shown > b.shown ? 1 : 0));
+      const report = await runWorker({
+        pattern: grep.pattern,
+        ignoreCase: grep.ignoreCase,
+        context: grep.context,
+        maxResults: grep.maxResults,
+        maxBytes: MAX_TOOL_RESULT_BYTES - 4096,
+        maxFileBytes: MAX_FILE_BYTES,
+        files,
+      }, signal);
+      if ("stopped" in report) {
+        return errorResult(
+          `grep stopped: the pattern took more than ${
+            FILE_BUDGET_MS / 1000
+          } s on ${report.stopped}, ` +
+            "which usually means catastrophic backtracking (nested quantifiers such as (a+)+ or (.*)*): " +
+            "simplify the pattern",
+        );
+      }
+      if (report.type === "invalid") {
+        return errorResult(
+          `the pattern is not a valid JavaScript regular expression: ${report.message}`,
+        );
+      }
+      return textResult(formatReport(report, found.truncated));
+    },
+  };
+}

@@ -1,0 +1,95 @@
+/**
+ * The built-in `write` tool: creates or replaces a whole file
+ * (docs/tools.md). Parent folders are created; the file is replaced
+ * atomically, keeping its mode (and a symbolic link stays a link: its target
+ * is written). Writes outside the workspace need approval (`approval.ts`).
+ *
+ * Result: `created src/a.ts (12 lines)` or `replaced src/a.ts (12 lines, was 9)`.
+ *
+ * @module
+ */
+
+import { dirname } from "node:path";
+import { type Approval, checkWrite } from "./approval.ts";
+import { errorResult, textResult, type Tool } from "./tool.ts";
+import { displayPath, realPathOf, resolveToolPath } from "./tool_paths.ts";
+import { countLines, countTextLines, writeFileAtomic } from "./text_file.ts";
+import { errorMessage } from "../unknown.ts";
+
+const DESCRIPTION = `Creates a file, or replaces a whole file, with \`content\`.
+
+- Use it for new files and for rewriting most of a file; to change part of a file use \`edit\`, which is safer and shorter. Read a file before you replace it.
+- \`path\` is relative to the workspace (absolute paths work too). Missing parent folders are created.
+- The content is written exactly as given (add the final newline yourself). The file is replaced atomically and keeps its permissions.
+- Writing outside the workspace needs the user's approval (\`-y\`); without it the call fails and says so.`;
+
+const PARAMETERS = {
+  type: "object",
+  properties: {
+    path: { type: "string", minLength: 1, description: "The file, relative to the workspace." },
+    content: { type: "string", description: "The whole new content of the file." },
+  },
+  required: ["path", "content"],
+  additionalProperties: false,
+} as const;
+
+const encoder = new TextEncoder();
+
+/** The lines of the file `path` holds now, or null when there is none. */
+async function previousLines(path: string): Promise<number | null> {
+  try {
+    return countLines(await Deno.readFile(path));
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return null;
+    throw error;
+  }
+}
+
+/** The built-in `write` tool; `approval` decides writes outside the workspace. */
+export function createWriteTool(approval: Approval): Tool {
+  return {
+    name: "write",
+    description: DESCRIPTION,
+    parameters: PARAMETERS,
+    async execute(args, context) {
+      const { path, content } = args;
+      if (typeof path !== "string" || typeof content !== "string") {
+        throw new Error(`write: "path" and "content" must be strings`);
+      }
+      const absolute = resolveToolPath(context.workdir, path);
+      const shown = displayPath(context.workdir, absolute);
+      const refusal = await checkWrite(approval, {
+        tool: "write",
+        workdir: context.workdir,
+        path: absolute,
+        signal: context.signal,
+      });
+      if (refusal !== null) return errorResult(refusal);
+      try {
+        const target = await realPathOf(absolute);
+        const info = await Deno.stat(target).catch(() => null);
+        if (info?.isDirectory) {
+          return errorResult(`${shown} is a directory: give the path of a file in it`);
+        }
+        const was = await previousLines(target);
+        await Deno.mkdir(dirname(target), { recursive: true });
+        await writeFileAtomic(target, encoder.encode(content));
+        const lines = countTextLines(content);
+        return textResult(
+          was === null
+            ? `created ${shown} (${lines} lines)`
+            : `replaced ${shown} (${lines} lines, was ${was})`,
+        );
+      } catch (error) {
+        if (
+          error instanceof Deno.errors.NotADirectory || error instanceof Deno.errors.AlreadyExists
+        ) {
+          return errorResult(
+            `cannot write ${shown}: a part of the path is a file, not a folder: choose another path`,
+          );
+        }
+        return errorResult(`cannot write ${shown}: ${errorMessage(error)}`);
+      }
+    },
+  };
+}
