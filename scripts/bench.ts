@@ -1,7 +1,8 @@
 /**
  * `deno task bench`: runs the CLI from source (the `dev` task's `deno run`
  * line, so the binary's permission set) against the fake provider and prints
- * the median wall time and peak RSS of each scenario.
+ * the median wall time and peak RSS of each scenario, then the in-process
+ * costs of the file tools (`bench_coding_tools.ts`) and of the extension host.
  *
  * Peak RSS comes from `/usr/bin/time -f %M` when it exists (else "n/a").
  *
@@ -11,6 +12,7 @@
 import { startFakeProvider, type Turn } from "../tests/harness/fake_provider.ts";
 import { createTestEnv, type TestEnv } from "../tests/harness/env.ts";
 import { CHECKOUT_DIR } from "../tests/harness/rienda.ts";
+import { measureCodingTools, READ_EDIT_SCENARIO } from "./bench_coding_tools.ts";
 import { measureExtensions, writeExtensionAgents } from "./bench_extensions.ts";
 import { measureInteractive } from "./bench_interactive.ts";
 import { LONG_SESSION_ID, writeLongSession } from "./bench_long_session.ts";
@@ -155,6 +157,7 @@ export const SCENARIOS: Scenario[] = [
   },
   ...mcpScenarios(),
   ...sseScenarios(),
+  READ_EDIT_SCENARIO,
 ];
 
 if (import.meta.main) {
@@ -177,6 +180,10 @@ if (import.meta.main) {
   }
   Deno.stdout.writeSync(new TextEncoder().encode("shell tool, in process:\n"));
   for (const line of await measureShellCommand()) {
+    Deno.stdout.writeSync(new TextEncoder().encode(`  ${line}\n`));
+  }
+  Deno.stdout.writeSync(new TextEncoder().encode("file tools, in process:\n"));
+  for (const line of await measureCodingTools()) {
     Deno.stdout.writeSync(new TextEncoder().encode(`  ${line}\n`));
   }
   Deno.stdout.writeSync(new TextEncoder().encode("SSE parser, in process (16 KiB chunks):\n"));

@@ -19,14 +19,15 @@ export const TARGETS = [
 ] as const;
 
 /**
- * Modules `deno compile` cannot discover by itself: the extension worker is
- * started with `new Worker(url)`, the MCP client is imported through a
- * non-literal specifier (`app/load_mcp.ts`), and so are the interactive UI
- * and its highlighter (so `deno run` does not walk them for the other
- * commands); the module graph follows none of them.
+ * Modules `deno compile` cannot discover by itself: the extension worker and
+ * the `grep` tool's worker are started with `new Worker(url)`, the MCP
+ * client is imported through a non-literal specifier (`app/load_mcp.ts`),
+ * and so are the interactive UI and its highlighter (so `deno run` does not
+ * walk them for the other commands); the module graph follows none of them.
  */
 const EXTRA_MODULES = [
   "src/extensions/worker/guest_worker.ts",
+  "src/tools/grep_worker.ts",
   "src/mcp/mcp_tools.ts",
   "src/ui/interactive/main.ts",
   "src/ui/interactive/highlight_languages.ts",

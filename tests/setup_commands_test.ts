@@ -10,6 +10,7 @@ Deno.test("rienda agents lists each agent with its model and description", async
   assert.equal(result.code, 0, result.stderr);
   assert.deepEqual(linesOf(result.stdout), [
     "coder     fake/m (default)  Answers briefly.",
+    "default   fake/m (default)  A concise coding assistant for the current workspace. (built-in)",
     "reviewer  fake/big          Reviews a diff.",
   ]);
   assert.equal(result.stderr, "");
@@ -32,6 +33,7 @@ Deno.test("rienda init creates the home with examples and never overwrites", asy
   for (
     const file of [
       "config.yaml",
+      "agents/default.md",
       "agents/assistant.md",
       "tools/word-count/index.js",
       "hooks/guard/index.js",

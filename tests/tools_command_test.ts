@@ -43,9 +43,15 @@ Deno.test("rienda tools lists built-in and user tools and reports broken ones on
   const result = await env.run(["tools"]);
   assert.equal(result.code, 1, "broken tools fail the listing, like broken agents");
   assert.deepEqual(linesOf(result.stdout), [
+    "edit        built-in  Replaces exact text in a file and shows the diff.",
+    "find        built-in  Finds files by glob pattern, newest first.",
+    "grep        built-in  Searches file contents with a regular expression.",
     "http        built-in  Sends one HTTP request and returns the response.",
+    "ls          built-in  Lists the entries of one folder.",
+    "read        built-in  Reads a text file and returns its lines, numbered.",
     "shell       user      My shell.",
     "word-count  user      Counts the words of a file in the workspace.",
+    "write       built-in  Creates a file or replaces a whole file.",
   ]);
   assert.deepEqual(linesOf(result.stderr), [
     'tool "bad name": invalid name (use 1 to 64 letters, digits, "_" or "-")',
@@ -131,7 +137,11 @@ Deno.test("rienda tools test says what is wrong with bad JSON, unknown and broke
       2,
       /^rienda: --args is not valid JSON: .*\(see rienda tools test --help\)$/,
     ],
-    [["nope"], 1, /^rienda: unknown tool "nope" \(available: broken, http, shell, word-count\)$/],
+    [
+      ["nope"],
+      1,
+      /^rienda: unknown tool "nope" \(available: broken, edit, find, grep, http, ls, read, shell, word-count, write\)$/,
+    ],
     [["broken"], 1, /^rienda: tool "broken": missing "execute" \(a function\)$/],
     [["word-count", "-C", "missing-dir"], 1, /^rienda: workdir .*missing-dir is not a directory/],
     [[], 2, /^rienda: missing required argument "name"/],

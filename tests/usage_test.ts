@@ -39,7 +39,6 @@ Deno.test("rienda run --help prints the run flags on stdout and exits 0", async 
 const USAGE_ERRORS: { claim: string; args: string[]; stdin?: string; expect: RegExp }[] = [
   { claim: "an unknown command", args: ["x"], expect: /^rienda: unknown command "x"$/ },
   { claim: "an unknown flag", args: ["run", "-a", "coder", "--bogus", "hi"], expect: /--bogus/ },
-  { claim: "run without an agent", args: ["run", "hello"], expect: /agent/ },
   {
     claim: "run without a prompt and an empty stdin",
     args: ["run", "-a", "coder"],

@@ -310,7 +310,10 @@ Deno.test("declaring a broken or unknown tool fails before any request", async (
       'tool "syntax": its top-level code failed: SyntaxError: invalid property name (index.js:2)',
     ],
     ["empty", 'tool "empty": index.js is missing'],
-    ["nope", 'unknown tool "nope" (available: http, no-execute, shell, syntax, word-count)'],
+    [
+      "nope",
+      'unknown tool "nope" (available: edit, find, grep, http, ls, no-execute, read, shell, syntax, word-count, write)',
+    ],
   ] as const;
   for (const [name, problem] of cases) {
     await t.step(name, async () => {

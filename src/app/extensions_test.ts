@@ -76,12 +76,14 @@ Deno.test("loadRunExtensions() loads a user tool that replaces a built-in, and f
     await Deno.remove(join(paths.toolsDir, "shell"), { recursive: true });
   }
   await assert.rejects(
-    loadRunExtensions(request(agent(["grep"]))),
+    loadRunExtensions(request(agent(["grepp"]))),
     (error: unknown) => {
       assert.ok(error instanceof Error);
       assert.equal(
         error.message,
-        `${join(root, "agents", "coder.md")}: tools: unknown tool "grep" (available: http, shell)`,
+        `${
+          join(root, "agents", "coder.md")
+        }: tools: unknown tool "grepp" (available: edit, find, grep, http, ls, read, shell, write)`,
       );
       return true;
     },

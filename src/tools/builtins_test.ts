@@ -2,8 +2,17 @@ import assert from "node:assert/strict";
 import { validateToolArguments } from "./arguments.ts";
 import { builtinTools } from "./builtins.ts";
 
-Deno.test("builtinTools() lists http and shell, sorted by name", () => {
-  assert.deepEqual(builtinTools().map((tool) => tool.name), ["http", "shell"]);
+Deno.test("builtinTools() lists every built-in tool, sorted by name", () => {
+  assert.deepEqual(builtinTools().map((tool) => tool.name), [
+    "edit",
+    "find",
+    "grep",
+    "http",
+    "ls",
+    "read",
+    "shell",
+    "write",
+  ]);
 });
 
 Deno.test("builtinTools() gives every tool a description and a schema ajv compiles", async () => {

@@ -21,11 +21,12 @@ import { missingPathMessage } from "./missing_path.ts";
 import { shortDiff } from "./short_diff.ts";
 import { errorResult, textResult, type Tool, type ToolResult } from "./tool.ts";
 import { displayPath, realPathOf, resolveToolPath } from "./tool_paths.ts";
-import { countTextLines, looksBinary, writeFileAtomic } from "./text_file.ts";
+import { countTextLines, lineCount, looksBinary, writeFileAtomic } from "./text_file.ts";
 import { errorMessage } from "../unknown.ts";
 
-const DESCRIPTION = `Replaces exact text in a file: \`old_string\` becomes \`new_string\`.
+const DESCRIPTION = `Replaces exact text in a file and shows the diff.
 
+- \`old_string\` becomes \`new_string\`; nothing else in the file changes.
 - Read the file first and copy \`old_string\` exactly from it, with its indentation (without the line numbers \`read\` adds).
 - \`old_string\` must occur exactly once: include enough surrounding lines to make it unique, or set \`replace_all\` to change every occurrence (e.g. renaming a variable).
 - Line ends are kept: a CRLF file stays CRLF (write the strings with plain \\n).
@@ -75,7 +76,8 @@ interface TextFile {
   readonly text: string;
 }
 
-const strictDecoder = new TextDecoder("utf-8", { fatal: true });
+// ignoreBOM: the BOM stays in the text, so it can be put back.
+const strictDecoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 const encoder = new TextEncoder();
 
 /** The file as text, or the message saying why it cannot be edited. */
@@ -134,7 +136,7 @@ function replaceIn(
 async function createFile(target: string, content: string, shown: string): Promise<ToolResult> {
   await Deno.mkdir(dirname(target), { recursive: true });
   await writeFileAtomic(target, encoder.encode(content));
-  return textResult(`created ${shown} (${countTextLines(content)} lines)`);
+  return textResult(`created ${shown} (${lineCount(countTextLines(content))})`);
 }
 
 async function editFile(

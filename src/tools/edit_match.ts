@@ -53,29 +53,32 @@ export function listNumbers(numbers: readonly number[]): string {
   return more > 0 ? `${listed} and ${more} more` : listed;
 }
 
-function squash(line: string): string {
-  return line.replace(/\s+/g, " ").trim();
-}
-
-/** The line ranges where the non-blank lines of `needle` match when whitespace is ignored. */
-function whitespaceMatches(lines: readonly string[], needle: string): [number, number][] {
-  const wanted = needle.split("\n").map(squash).filter((line) => line !== "");
-  const first = wanted[0];
-  if (first === undefined) return [];
-  const squashed = lines.map(squash);
-  const ranges: [number, number][] = [];
-  for (let start = 0; start < squashed.length; start++) {
-    if (squashed[start] !== first) continue;
-    let at = start;
-    let matched = 0;
-    while (at < squashed.length && matched < wanted.length) {
-      if (squashed[at] === "") at++;
-      else if (squashed[at] === wanted[matched]) {
-        at++;
-        matched++;
-      } else break;
+/**
+ * The line ranges where `needle` occurs in `text` when every run of
+ * whitespace counts as one space (and whitespace at its ends not at all).
+ */
+function whitespaceMatches(text: string, needle: string): [number, number][] {
+  const wanted = needle.replace(/\s+/g, " ").trim();
+  if (wanted === "") return [];
+  // The text with whitespace runs squashed, and the line each of its characters comes from.
+  let squashed = "";
+  const lineOf: number[] = [];
+  let line = 1;
+  for (const run of text.matchAll(/\s+|\S+/g)) {
+    const part = run[0];
+    if (/^\s/.test(part)) {
+      squashed += " ";
+      lineOf.push(line);
+      for (const char of part) if (char === "\n") line++;
+    } else {
+      squashed += part;
+      for (let index = 0; index < part.length; index++) lineOf.push(line);
     }
-    if (matched === wanted.length) ranges.push([start + 1, at]);
+  }
+  const ranges: [number, number][] = [];
+  for (const at of occurrences(squashed, wanted)) {
+    ranges.push([lineOf[at] ?? line, lineOf[at + wanted.length - 1] ?? line]);
+    if (ranges.length >= MAX_LISTED) break;
   }
   return ranges;
 }
@@ -102,18 +105,15 @@ function similarLines(lines: readonly string[], needle: string): { line: number;
 
 /** The error text for an `old_string` that is not in the file. */
 export function notFoundHint(text: string, needle: string, shownPath: string): string {
-  const lines = text.split("\n");
   const head = `old_string was not found in ${shownPath}`;
-  const loose = whitespaceMatches(lines, needle);
+  const loose = whitespaceMatches(text, needle);
   if (loose.length > 0) {
-    const where = loose.slice(0, MAX_LISTED).map(([from, to]) =>
-      from === to ? `${from}` : `${from}–${to}`
-    )
-      .join(", ");
-    return `${head}, but it matches line ${where} if whitespace is ignored: ` +
+    const where = loose.map(([from, to]) => from === to ? `${from}` : `${from}–${to}`).join(", ");
+    const one = loose.length === 1 && loose[0]?.[0] === loose[0]?.[1];
+    return `${head}, but it matches line${one ? "" : "s"} ${where} if whitespace is ignored: ` +
       "copy old_string exactly from the file (indentation, tabs, spaces, line breaks), e.g. read those lines first";
   }
-  const similar = similarLines(lines, needle);
+  const similar = similarLines(text.split("\n"), needle);
   if (similar.length === 0) {
     return `${head}, and no line is like its first line: read the file and copy old_string exactly from it`;
   }

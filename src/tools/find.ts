@@ -27,7 +27,7 @@ const MAX_FILES = 100_000;
 /** Files whose modification time is read at once. */
 const STAT_BATCH = 64;
 
-const DESCRIPTION = `Finds files by name with a glob pattern and lists their paths, newest first.
+const DESCRIPTION = `Finds files by glob pattern, newest first.
 
 - Use it to find files by name or extension (\`**/*.test.ts\`, \`src/**/config.*\`); use \`grep\` to search inside files, \`ls\` to see one folder.
 - \`*\` matches within one folder, \`**\` across folders, \`{a,b}\` either; a pattern without \`/\` matches file names at any depth (\`*.md\`).

@@ -38,8 +38,9 @@ const MAX_FILES = 100_000;
 
 const MAX_FILE_BYTES = 32 * 1024 * 1024;
 
-const DESCRIPTION =
-  `Searches file contents with a JavaScript regular expression and prints the matching lines as \`path:line:text\`, sorted by path.
+const DESCRIPTION = `Searches file contents with a regular expression.
+
+- Prints the matching lines as \`path:line:text\`, sorted by path (context lines as \`path-line-text\`).
 
 - Use it to find where something is defined or used before you read or edit files.
 - \`path\` is a folder (default: the workspace) or one file. Files hidden by .gitignore/.ignore, the .git folder and binary files are skipped.
@@ -47,8 +48,8 @@ const DESCRIPTION =
 - The pattern is a JavaScript regular expression (escape \`( ) [ ] { } . * + ? | \\\\\`); it matches within a line (\`^\` and \`$\` are line starts and ends).
 - At most \`max_results\` matching lines are shown (default ${DEFAULT_MAX_RESULTS}), then \`[N more matches not shown]\`: narrow the pattern, path or glob.
 - Matching lines longer than 500 characters are cut. A pattern that takes more than ${
-    FILE_BUDGET_MS / 1000
-  } s on one file is stopped: simplify it.`;
+  FILE_BUDGET_MS / 1000
+} s on one file is stopped: simplify it.`;
 
 const PARAMETERS = {
   type: "object",

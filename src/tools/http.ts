@@ -1,6 +1,6 @@
 /**
  * The built-in `http` tool: one HTTP request, its status line, content type
- * and body as text (docs/cli.md, Tools).
+ * and body as text (docs/tools.md).
  *
  * Result text, for any status (the model decides what a 404 means):
  *

@@ -19,8 +19,9 @@ export const MAX_LS_ENTRIES = 1000;
 /** Hidden entries named on the last line. */
 const MAX_HIDDEN_NAMED = 10;
 
-const DESCRIPTION =
-  `Lists the entries of one folder, sorted by name: folders end with \`/\`, symbolic links show \`name -> target\`.
+const DESCRIPTION = `Lists the entries of one folder.
+
+- Sorted by name; folders end with \`/\`, symbolic links show \`name -> target\`.
 
 - Use it to look around a folder; use \`find\` to find files by name across folders, \`read\` to open a file.
 - \`path\` is relative to the workspace (default: the workspace itself).

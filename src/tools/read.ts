@@ -20,7 +20,7 @@
 import { missingPathMessage } from "./missing_path.ts";
 import { errorResult, textResult, type Tool, type ToolResult } from "./tool.ts";
 import { displayPath, resolveToolPath } from "./tool_paths.ts";
-import { cutLine, looksBinary, SAMPLE_BYTES } from "./text_file.ts";
+import { cutLine, lineCount, looksBinary, SAMPLE_BYTES } from "./text_file.ts";
 import { MAX_TOOL_RESULT_BYTES, utf8ByteLength } from "./truncate.ts";
 import { errorMessage } from "../unknown.ts";
 
@@ -38,8 +38,9 @@ const MAX_KEPT_LINE_BYTES = MAX_LINE_CHARS * 4;
 
 const CHUNK_BYTES = 256 * 1024;
 
-const DESCRIPTION =
-  `Reads a text file and returns its lines, numbered like \`    12→text\` (the number and the arrow are not part of the file).
+const DESCRIPTION = `Reads a text file and returns its lines, numbered.
+
+- Each line comes as \`    12→text\`: the number and the arrow are not part of the file.
 
 - Use it to look at a file before you change it; use \`grep\` to find where something is, \`find\` or \`ls\` to find files.
 - \`path\` is relative to the workspace (absolute paths work too).
@@ -77,7 +78,8 @@ interface Scan {
   readonly shown: string[];
 }
 
-const decoder = new TextDecoder("utf-8", { fatal: false });
+// ignoreBOM: only the first line loses a BOM (`numbered`), not every line that starts with one.
+const decoder = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
 
 /** One numbered line of the result. */
 function numbered(number: number, bytes: Uint8Array, fullBytes: number): string {
@@ -164,7 +166,7 @@ function formatScan(result: Scan, shownPath: string, offset: number): ToolResult
   if (result.total === 0) return textResult(`${shownPath} is empty (0 lines)`);
   if (offset > result.total) {
     return errorResult(
-      `offset ${offset} is past the end of ${shownPath}, which has ${result.total} lines: ` +
+      `offset ${offset} is past the end of ${shownPath}, which has ${lineCount(result.total)}: ` +
         `use an offset from 1 to ${result.total}`,
     );
   }

@@ -1,6 +1,6 @@
 /**
  * The built-in `shell` tool: `sh -c <command>` in its own process group
- * (docs/cli.md, Tools).
+ * (docs/tools.md).
  *
  * Result text: stdout, then a `stderr:` line and stderr, then on failure
  * `command exited with code N` or `command timed out after 2s`; `(no output)`

@@ -88,7 +88,12 @@ export function shortDiff(before: string, after: string): string {
     undefined,
     { context: CONTEXT_LINES, timeout: DIFF_TIMEOUT_MS },
   );
-  if (patch === undefined) return "[the diff is too large to show: read the file to check it]";
+  if (patch === undefined) {
+    const first = skipped + 1;
+    const last = skipped + countBreaks(before.slice(start, oldEnd), oldEnd - start);
+    return `[the change spans lines ${first}–${last}; its diff is too large to show: ` +
+      "read those lines to check them]";
+  }
   for (const hunk of patch.hunks) {
     hunk.oldStart += skipped;
     hunk.newStart += skipped;

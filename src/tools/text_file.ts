@@ -14,8 +14,9 @@ export const SAMPLE_BYTES = 8192;
 const sampleDecoder = new TextDecoder("utf-8", { fatal: false });
 
 /**
- * Whether a file's first bytes look binary: a NUL byte, or mostly invalid
- * UTF-8 (more than one character in ten undecodable).
+ * Whether a file's first bytes look binary: a NUL byte, or invalid UTF-8 at
+ * large (more than three characters in ten undecodable; text in a legacy
+ * encoding such as Latin-1 has far fewer).
  */
 export function looksBinary(sample: Uint8Array): boolean {
   const head = sample.subarray(0, SAMPLE_BYTES);
@@ -25,7 +26,7 @@ export function looksBinary(sample: Uint8Array): boolean {
   sampleDecoder.decode();
   let invalid = 0;
   for (let at = text.indexOf("\uFFFD"); at !== -1; at = text.indexOf("\uFFFD", at + 1)) invalid++;
-  return invalid * 10 > text.length;
+  return invalid * 10 > text.length * 3;
 }
 
 /** The number of lines of `bytes`: its line feeds, plus one for a last line without one. */
@@ -40,6 +41,11 @@ export function countTextLines(text: string): number {
   let lines = 0;
   for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1)) lines++;
   return text.length > 0 && !text.endsWith("\n") ? lines + 1 : lines;
+}
+
+/** `1 line`, `2 lines`. */
+export function lineCount(count: number): string {
+  return `${count} line${count === 1 ? "" : "s"}`;
 }
 
 /** `line` cut to `maxChars` characters with a mark saying how long it was, when it is longer. */

@@ -13,10 +13,12 @@ import { dirname } from "node:path";
 import { type Approval, checkWrite } from "./approval.ts";
 import { errorResult, textResult, type Tool } from "./tool.ts";
 import { displayPath, realPathOf, resolveToolPath } from "./tool_paths.ts";
-import { countLines, countTextLines, writeFileAtomic } from "./text_file.ts";
+import { countLines, countTextLines, lineCount, writeFileAtomic } from "./text_file.ts";
 import { errorMessage } from "../unknown.ts";
 
-const DESCRIPTION = `Creates a file, or replaces a whole file, with \`content\`.
+const DESCRIPTION = `Creates a file or replaces a whole file.
+
+- The file gets exactly \`content\`.
 
 - Use it for new files and for rewriting most of a file; to change part of a file use \`edit\`, which is safer and shorter. Read a file before you replace it.
 - \`path\` is relative to the workspace (absolute paths work too). Missing parent folders are created.
@@ -77,8 +79,8 @@ export function createWriteTool(approval: Approval): Tool {
         const lines = countTextLines(content);
         return textResult(
           was === null
-            ? `created ${shown} (${lines} lines)`
-            : `replaced ${shown} (${lines} lines, was ${was})`,
+            ? `created ${shown} (${lineCount(lines)})`
+            : `replaced ${shown} (${lineCount(lines)}, was ${was})`,
         );
       } catch (error) {
         if (

@@ -4,8 +4,10 @@
  * write extensions and read session files. Dispose it with `await using`.
  *
  * Default config: provider `fake` (`openai_chat_completions` at the fake
- * provider's URL, `api_key: test-key`, model alias `m` with id `fake-model`)
- * and `default_model: fake/m`. Default agent `coder`: description
+ * provider's URL, `api_key: test-key`, model alias `m` with id `fake-model`),
+ * `default_model: fake/m` and `environment_context: false`, so a system
+ * prompt is exactly what a test wrote (the environment block has its own
+ * tests). Default agent `coder`: description
  * `Answers briefly.`, tools `[shell]`, body `You answer briefly.`.
  *
  * @module
@@ -101,6 +103,7 @@ export function defaultConfig(
 ): string {
   return [
     "default_model: fake/m",
+    "environment_context: false",
     "providers:",
     "  fake:",
     `    protocol: ${protocol}`,
