@@ -89,6 +89,7 @@ Deno.test("ctx.workdir, session, agent and config describe the run; config is re
     },
     config: {
       default_model: "fake/m",
+      environment_context: false,
       providers: {
         fake: {
           protocol: "openai_chat_completions",
