@@ -169,3 +169,23 @@ Deno.test("writes outside the workspace are refused naming -y, and allowed with 
   const read = await runToolCalls(env, [{ name: "read", arguments: { path: outside } }]);
   assert.deepEqual(read[0], { name: "read", text: "     1→y", isError: false });
 });
+
+Deno.test("the file tools refuse pipes instead of waiting on them, and grep skips them", async () => {
+  await using env = await createTestEnv();
+  await env.writeFile("workspace/a.txt", "needle\n");
+  const made = await new Deno.Command("mkfifo", { args: [`${env.workdir}/pipe`] }).output();
+  assert.ok(made.success, "mkfifo");
+  const results = await runToolCalls(env, [
+    { name: "read", arguments: { path: "pipe" } },
+    { name: "edit", arguments: { path: "pipe", old_string: "a", new_string: "b" } },
+    { name: "write", arguments: { path: "pipe", content: "x" } },
+    { name: "grep", arguments: { pattern: "needle" } },
+  ]);
+  const refusal = "pipe is not a regular file (a pipe, socket or device): give the path of a file";
+  assert.deepEqual(results.map(({ text, isError }) => ({ text, isError })), [
+    { text: refusal, isError: true },
+    { text: refusal, isError: true },
+    { text: refusal, isError: true },
+    { text: "a.txt:1:needle", isError: false },
+  ]);
+});

@@ -21,7 +21,13 @@ import { missingPathMessage } from "./missing_path.ts";
 import { shortDiff } from "./short_diff.ts";
 import { errorResult, textResult, type Tool, type ToolResult } from "./tool.ts";
 import { displayPath, realPathOf, resolveToolPath } from "./tool_paths.ts";
-import { countTextLines, lineCount, looksBinary, writeFileAtomic } from "./text_file.ts";
+import {
+  countTextLines,
+  lineCount,
+  looksBinary,
+  notRegularFile,
+  writeFileAtomic,
+} from "./text_file.ts";
 import { errorMessage } from "../unknown.ts";
 
 const DESCRIPTION = `Replaces exact text in a file and shows the diff.
@@ -147,9 +153,11 @@ async function editFile(
 ): Promise<ToolResult> {
   let bytes: Uint8Array;
   try {
-    if ((await Deno.stat(target)).isDirectory) {
+    const info = await Deno.stat(target);
+    if (info.isDirectory) {
       return errorResult(`${shown} is a directory: give the path of a file in it`);
     }
+    if (!info.isFile) return errorResult(notRegularFile(shown));
     bytes = await Deno.readFile(target);
   } catch (error) {
     if (!(error instanceof Deno.errors.NotFound)) throw error;

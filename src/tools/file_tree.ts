@@ -21,6 +21,8 @@ export interface TreeEntry {
   /** Absolute path. */
   readonly path: string;
   readonly isDir: boolean;
+  /** A regular file (not a folder, link, pipe, socket or device). */
+  readonly isFile: boolean;
   readonly isSymlink: boolean;
 }
 
@@ -106,6 +108,7 @@ export async function* walkTree(options: WalkOptions): AsyncGenerator<TreeEntry>
         name: entry.name,
         path: join(dir, entry.name),
         isDir: entry.isDirectory,
+        isFile: entry.isFile,
         isSymlink: entry.isSymlink,
       });
     }

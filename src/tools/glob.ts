@@ -5,7 +5,8 @@
  * A pattern without `/` matches the file name at any depth (`*.ts`).
  *
  * {@link filesMatching} walks a folder for the files a glob matches
- * (symbolic links are skipped, as they may lead anywhere).
+ * (regular files only: symbolic links may lead anywhere, and pipes or
+ * devices never end).
  *
  * @module
  */
@@ -69,7 +70,7 @@ export async function filesMatching(options: {
   try {
     const walk = walkTree({ ...options, root: start, recursive: true, respectIgnoreFiles: true });
     for await (const entry of walk) {
-      if (entry.isDir || entry.isSymlink) continue;
+      if (!entry.isFile) continue;
       if (glob !== null) {
         const rel = relative(root, entry.path);
         if (!glob.matches(sep === "/" ? rel : rel.split(sep).join("/"))) continue;

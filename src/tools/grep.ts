@@ -23,6 +23,7 @@ import { compileGlob, filesMatching } from "./glob.ts";
 import type { GrepJob, GrepReport } from "./grep_protocol.ts";
 import { missingPathMessage } from "./missing_path.ts";
 import { errorResult, textResult, type Tool, type ToolResult } from "./tool.ts";
+import { notRegularFile } from "./text_file.ts";
 import { displayPath, resolveToolPath } from "./tool_paths.ts";
 import { MAX_TOOL_RESULT_BYTES } from "./truncate.ts";
 import { errorMessage, isRecord } from "../unknown.ts";
@@ -224,6 +225,9 @@ export function createGrepTool(): Tool {
           return errorResult(await missingPathMessage(workdir, root, signal));
         }
         return errorResult(`cannot search ${displayPath(workdir, root)}: ${errorMessage(error)}`);
+      }
+      if (!info.isDirectory && !info.isFile) {
+        return errorResult(notRegularFile(displayPath(workdir, root)));
       }
       const found = info.isDirectory
         ? await filesMatching({ workdir, root, glob, maxFiles: MAX_FILES, signal })

@@ -20,7 +20,7 @@
 import { missingPathMessage } from "./missing_path.ts";
 import { errorResult, textResult, type Tool, type ToolResult } from "./tool.ts";
 import { displayPath, resolveToolPath } from "./tool_paths.ts";
-import { cutLine, lineCount, looksBinary, SAMPLE_BYTES } from "./text_file.ts";
+import { cutLine, lineCount, looksBinary, notRegularFile, SAMPLE_BYTES } from "./text_file.ts";
 import { MAX_TOOL_RESULT_BYTES, utf8ByteLength } from "./truncate.ts";
 import { errorMessage } from "../unknown.ts";
 
@@ -194,6 +194,12 @@ export function createReadTool(): Tool {
       const shown = displayPath(context.workdir, absolute);
       let file: Deno.FsFile;
       try {
+        // Checked before opening: opening a pipe would wait for a writer.
+        const info = await Deno.stat(absolute);
+        if (info.isDirectory) {
+          return errorResult(`${shown} is a directory: use ls to list it, or read a file in it`);
+        }
+        if (!info.isFile) return errorResult(notRegularFile(shown));
         file = await Deno.open(absolute, { read: true });
       } catch (error) {
         if (error instanceof Deno.errors.NotFound) {
@@ -203,9 +209,6 @@ export function createReadTool(): Tool {
       }
       try {
         const info = await file.stat();
-        if (info.isDirectory) {
-          return errorResult(`${shown} is a directory: use ls to list it, or read a file in it`);
-        }
         const result = await scan(file, info.size, { offset, limit }, context.signal);
         return formatScan(result, shown, offset);
       } catch (error) {

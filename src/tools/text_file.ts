@@ -54,6 +54,11 @@ export function cutLine(line: string, maxChars: number): string {
   return `${line.slice(0, maxChars)}… [line cut at ${maxChars} of ${line.length} characters]`;
 }
 
+/** The error text for a path that is neither a regular file nor a folder (a pipe, socket or device). */
+export function notRegularFile(shown: string): string {
+  return `${shown} is not a regular file (a pipe, socket or device): give the path of a file`;
+}
+
 /** The permission bits of an existing file, or null when it does not exist. */
 export async function fileMode(path: string): Promise<number | null> {
   try {

@@ -13,7 +13,13 @@ import { dirname } from "node:path";
 import { type Approval, checkWrite } from "./approval.ts";
 import { errorResult, textResult, type Tool } from "./tool.ts";
 import { displayPath, realPathOf, resolveToolPath } from "./tool_paths.ts";
-import { countLines, countTextLines, lineCount, writeFileAtomic } from "./text_file.ts";
+import {
+  countLines,
+  countTextLines,
+  lineCount,
+  notRegularFile,
+  writeFileAtomic,
+} from "./text_file.ts";
 import { errorMessage } from "../unknown.ts";
 
 const DESCRIPTION = `Creates a file or replaces a whole file.
@@ -72,6 +78,9 @@ export function createWriteTool(approval: Approval): Tool {
         const info = await Deno.stat(target).catch(() => null);
         if (info?.isDirectory) {
           return errorResult(`${shown} is a directory: give the path of a file in it`);
+        }
+        if (info !== null && !info.isFile) {
+          return errorResult(notRegularFile(shown));
         }
         const was = await previousLines(target);
         await Deno.mkdir(dirname(target), { recursive: true });
