@@ -84,10 +84,16 @@ Deno.test("rienda tools lists the tools of the enabled servers under their model
   assert.equal(result.code, 0, result.stderr);
   const names = linesOf(result.stdout).map((line) => line.split(/\s+/).slice(0, 2).join(" "));
   assert.deepEqual(names, [
+    "edit built-in",
     "everything__echo mcp:everything",
     "everything__get-sum mcp:everything",
+    "find built-in",
+    "grep built-in",
     "http built-in",
+    "ls built-in",
+    "read built-in",
     "shell built-in",
+    "write built-in",
   ]);
   await env.writeConfig(configWithMcp("http://127.0.0.1:1/v1", { broken: BROKEN }));
   const broken = await env.run(["tools"]);
