@@ -93,7 +93,9 @@ Deno.test("interactive: without -a the start picker offers the agents and the se
   await env.writeAgent("reviewer", { description: "Reviews diffs.", tools: [] });
   await using pty = await chat(env, []);
   await pty.waitFor(
-    (s) => s.includes("new session · coder") && s.includes("new session · reviewer"),
+    (s) =>
+      s.includes("new session · coder") && s.includes("new session · default") &&
+      s.includes("new session · reviewer"),
     "the picker",
   );
   await pty.type("revi");
@@ -106,12 +108,12 @@ Deno.test("interactive: without -a the start picker offers the agents and the se
   assert.equal((await env.readSession(file!))[0]!.agent, "reviewer");
 });
 
-Deno.test("interactive: no start picker when there is nothing to choose", async () => {
-  await using env = await createTestEnv();
+Deno.test("interactive: no start picker when there is nothing to choose: the default agent runs", async () => {
+  await using env = await createTestEnv({ noAgent: true });
   await using pty = await chat(env, []);
   const screen = await pty.waitFor(IDLE, "the prompt");
   assert.ok(!screen.includes("Start"), screen);
-  assert.match(screen, /coder · fake\/m/);
+  assert.match(screen, /default · fake\/m/);
   await pty.type("\x04");
   assert.equal((await pty.wait()).code, 0);
 });

@@ -120,6 +120,17 @@ async function loadEntry(
   }
 }
 
+/**
+ * {@link listAgents}, plus the built-in agent `default` (in id order) unless
+ * `default.md` replaces it: every agent a run can use by id.
+ */
+export async function listRunnableAgents(agentsDir: string): Promise<AgentListing> {
+  const listing = await listAgents(agentsDir);
+  if (listing.agents.some((agent) => agent.id === DEFAULT_AGENT_ID)) return listing;
+  const agents = [...listing.agents, builtinDefaultAgent()].sort((a, b) => compare(a.id, b.id));
+  return { agents, problems: listing.problems };
+}
+
 // File names ending in .md that are not folders; dot files (editor locks) are skipped.
 async function agentFileNames(agentsDir: string): Promise<string[]> {
   const names: string[] = [];

@@ -16,8 +16,8 @@
  */
 
 import type { AgentDefinition } from "../agents/agent_file.ts";
-import { listAgents } from "../agents/catalog.ts";
-import { builtinDefaultAgent, DEFAULT_AGENT_ID, isBuiltinAgent } from "../agents/default_agent.ts";
+import { listRunnableAgents } from "../agents/catalog.ts";
+import { DEFAULT_AGENT_ID, isBuiltinAgent } from "../agents/default_agent.ts";
 import { firstKeyedModel } from "../app/default_model.ts";
 import { type Config, loadConfig } from "../config/config.ts";
 import { loadCredentials } from "../config/credentials.ts";
@@ -49,11 +49,7 @@ async function modelColumn(
 export async function agentsCommand(io: Io, flags: AgentsFlags): Promise<number> {
   const paths = resolvePaths(io.env, flags.config === undefined ? {} : { config: flags.config });
   const config = await loadConfig(paths.configFile, { explicit: paths.configExplicit });
-  const listing = await listAgents(paths.agentsDir);
-  const { problems } = listing;
-  const agents = listing.agents.some((agent) => agent.id === DEFAULT_AGENT_ID)
-    ? listing.agents
-    : [...listing.agents, builtinDefaultAgent()].sort((a, b) => a.id < b.id ? -1 : 1);
+  const { agents, problems } = await listRunnableAgents(paths.agentsDir);
   const rows = await Promise.all(agents.map(async (agent) => [
     agent.id,
     await modelColumn(agent, config, io, paths.credentialsFile),

@@ -14,7 +14,8 @@
 
 import { resolve } from "node:path";
 import { loadAgentFile } from "../agents/agent_file.ts";
-import { listAgents, loadAgent } from "../agents/catalog.ts";
+import { listRunnableAgents, loadAgent } from "../agents/catalog.ts";
+import { DEFAULT_AGENT_ID } from "../agents/default_agent.ts";
 import { prepareRun, resolveWorkdir, type RunRequest } from "../app/prepare_run.ts";
 import type { SessionTarget } from "../app/continue_session.ts";
 import { loadConfig } from "../config/config.ts";
@@ -141,15 +142,8 @@ export async function createChatBackend(options: ChatBackendOptions): Promise<Ch
     await useAgent({ kind: "file", path: resolve(io.cwd, flags.agentFile) });
   }
   const pickAtStart = chat.agentId === "";
-  if (pickAtStart) {
-    const { agents } = await listAgents(paths.agentsDir);
-    if (agents.length === 0) {
-      throw new Error(
-        `no agent in ${paths.agentsDir}: run rienda init, write one, or pass -f FILE`,
-      );
-    }
-    await useAgent({ kind: "id", id: agents[0]!.id });
-  }
+  // The agent `default` (built in unless agents/default.md replaces it) until the picker says otherwise.
+  if (pickAtStart) await useAgent({ kind: "id", id: DEFAULT_AGENT_ID });
 
   return {
     workdir,
@@ -224,7 +218,7 @@ export async function createChatBackend(options: ChatBackendOptions): Promise<Ch
     async startChoices() {
       if (!pickAtStart) return null;
       const [{ agents }, sessions] = await Promise.all([
-        listAgents(paths.agentsDir),
+        listRunnableAgents(paths.agentsDir),
         sessionOps.sessionChoices(paths.sessionsDir, workdir),
       ]);
       if (agents.length <= 1 && sessions.length === 0) return null;
@@ -254,7 +248,7 @@ export async function createChatBackend(options: ChatBackendOptions): Promise<Ch
       );
     },
     async agents() {
-      const { agents } = await listAgents(paths.agentsDir);
+      const { agents } = await listRunnableAgents(paths.agentsDir);
       return agents.map((agent) => ({
         value: agent.id,
         label: agent.id,
