@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
+import { linesOf } from "./harness/assertions.ts";
 import { createTestEnv } from "./harness/env.ts";
+import { startFakeProvider } from "./harness/fake_provider.ts";
 import { peakProcessResidentBytes } from "./harness/process_memory.ts";
 
 /** A tool whose `execute(ctx, args)` runs `body`; `attempt(f)` returns f's value or `"<name>: <message>"`. */
@@ -181,4 +183,90 @@ Deno.test("code nested too deeply for the engine is a clear load problem, or a w
     result.stdout,
     "the tool stopped: the JavaScript engine failed: it ran out of stack: code nested too deeply, such as brackets more than about 500 levels deep in eval or new Function\n",
   );
+});
+
+Deno.test("argument validation is linear: a catastrophic pattern or uniqueItems never stalls a call", async () => {
+  await using provider = await startFakeProvider();
+  await using env = await createTestEnv({ provider });
+  await env.writeTool(
+    "strict",
+    `module.exports = {
+  description: "Validates hard.",
+  parameters: {
+    type: "object",
+    properties: {
+      word: { type: "string", pattern: "^(a+)+$" },
+      list: { type: "array", uniqueItems: true },
+      tags: { type: "object", patternProperties: { "^(x+x+)+y$": { type: "string" } } },
+    },
+  },
+  execute: function (ctx, args) {
+    if (args.list) ctx.file.write("ran.txt", String(args.list.length));
+    return "ran";
+  },
+};
+`,
+  );
+  // Before: 41 characters kept the main thread busy for over three minutes (SIGINT ignored).
+  const word = await env.run([
+    "tools",
+    "test",
+    "strict",
+    "--args",
+    JSON.stringify({ word: `${"a".repeat(40)}!` }),
+  ]);
+  assert.equal(word.code, 1, word.stderr);
+  assert.equal(
+    word.stdout,
+    `the tool was not executed: "word" must match pattern "^(a+)+$" (found "${"a".repeat(40)}!")\n`,
+  );
+  // Before: ajv compared 100,000 distinct items pairwise (5·10⁹ comparisons, minutes). The
+  // arguments are too long for a command line, so a model sends them (and the run compacts).
+  const list = Array.from({ length: 100_000 }, (_, i) => i);
+  provider.push(
+    { toolCalls: [{ name: "strict", arguments: { list } }] },
+    { text: "a summary" },
+    { text: "done" },
+    { text: "done" },
+  );
+  await env.writeAgent("strict", { description: "Validates.", tools: ["strict"] });
+  const distinct = await env.run(["run", "-a", "strict", "go"]);
+  assert.equal(distinct.code, 0, distinct.stderr.slice(-500));
+  assert.equal(await Deno.readTextFile(`${env.workdir}/ran.txt`), "100000");
+  const repeated = await env.run([
+    "tools",
+    "test",
+    "strict",
+    "--args",
+    JSON.stringify({
+      list: [{ a: 1, b: [2] }, 3, { b: [2], a: 1 }],
+      tags: { [`${"x".repeat(30)}`]: "t" },
+    }),
+  ]);
+  assert.equal(
+    repeated.stdout,
+    'the tool was not executed: "list" must NOT have duplicate items (items ## 0 and 2 are identical) (found [{"a":1,"b":[2]},3,{"b":[2],"a":1}])\n',
+  );
+});
+
+Deno.test("rienda tools and doctor report a parameters schema that does not compile, before any call", async () => {
+  await using env = await createTestEnv();
+  await env.writeTool(
+    "lookahead",
+    `module.exports = { description: "x", parameters: { type: "object", properties: { a: { type: "string", pattern: "^(?=a)\\\\w+$" } } }, execute: function () {} };`,
+  );
+  await env.writeTool(
+    "typo",
+    `module.exports = { description: "x", parameters: { type: "object", properties: { a: { type: "strng" } } }, execute: function () {} };`,
+  );
+  const listing = await env.run(["tools"]);
+  assert.equal(listing.code, 1);
+  assert.deepEqual(linesOf(listing.stderr), [
+    'tool "lookahead": the "parameters" schema is invalid: pattern "^(?=a)\\\\w+$" cannot run in linear time (no lookaround or backreferences): invalid or unsupported Perl syntax: `(?=`',
+    'tool "typo": the "parameters" schema is invalid: schema is invalid: data/properties/a/type must be equal to one of the allowed values, data/properties/a/type must be array, data/properties/a/type must match a schema in anyOf',
+  ]);
+  const doctor = await env.run(["doctor"]);
+  assert.equal(doctor.code, 1);
+  assert.match(doctor.stdout, /^fail +extensions +0 tools, 0 hooks, 2 broken$/m);
+  assert.match(doctor.stdout, /tool "lookahead": the "parameters" schema is invalid/);
 });

@@ -8,8 +8,9 @@
  *   a declared tool or hook that is unknown or broken fails before any request.
  *   Only declared extensions are loaded, and a run reports diagnostics about
  *   those only (warnings, built-ins replaced): the others are not its concern.
- * - {@link loadExtensionCatalog}: every tool and hook of the home, checked,
- *   for `rienda tools`, `rienda hooks` and `rienda doctor`.
+ * - {@link loadExtensionCatalog}: every tool and hook of the home, checked
+ *   (tools' `parameters` schemas compiled too), for `rienda tools`,
+ *   `rienda hooks` and `rienda doctor`.
  * - {@link loadToolByName}, {@link loadHookByName}: one extension, for
  *   `rienda tools test` and `rienda hooks test`.
  * - The engine (a QuickJS worker) starts only when an agent declares a user
@@ -21,6 +22,7 @@
 
 import { type HookRunner, NO_HOOKS } from "../engine/hooks.ts";
 import type { Tool } from "../tools/tool.ts";
+import { compileToolSchema } from "../tools/tool_schema.ts";
 import {
   discoverExtensions,
   type ExtensionKind,
@@ -29,7 +31,12 @@ import {
 } from "./discovery.ts";
 import { createHookRunner } from "./hook_runner.ts";
 import type { ExtensionHost } from "./host.ts";
-import { type LoadedHook, type LoadedTool, loadExtensionModule } from "./load_module.ts";
+import {
+  type LoadedHook,
+  type LoadedTool,
+  loadExtensionModule,
+  type ModuleLoad,
+} from "./load_module.ts";
 import type { ExtensionRunContext } from "./run_context.ts";
 import { createUserTool } from "./user_tool.ts";
 
@@ -71,12 +78,32 @@ interface Checked {
   readonly diagnostics: string[];
 }
 
-async function check(dirs: ExtensionDirs, found: readonly ExtensionSource[]): Promise<Checked> {
+/** Why a loaded tool's `parameters` schema does not compile, or null when it does. */
+async function schemaProblem(extension: LoadedTool | LoadedHook): Promise<string | null> {
+  if (extension.kind !== "tool") return null;
+  const schema = await compileToolSchema(extension.parameters);
+  return "problem" in schema
+    ? `tool "${extension.name}": the "parameters" schema is invalid: ${schema.problem}`
+    : null;
+}
+
+/**
+ * Loads each extension; `compileSchemas` also compiles tools' schemas, which
+ * the listings do (a run finds a bad schema at the first call, without
+ * loading the validator before it is needed).
+ */
+async function check(
+  dirs: ExtensionDirs,
+  found: readonly ExtensionSource[],
+  compileSchemas = false,
+): Promise<Checked> {
   const loaded = new Map<string, LoadedTool | LoadedHook>();
   const problems = new Map<string, string>();
   const diagnostics: string[] = [];
   for (const extension of found) {
-    const result = await loadExtensionModule(dirs.host, extension, dirs.signal);
+    const loading = await loadExtensionModule(dirs.host, extension, dirs.signal);
+    const problem = loading.ok && compileSchemas ? await schemaProblem(loading.extension) : null;
+    const result: ModuleLoad = problem === null ? loading : { ok: false, problem };
     if (result.ok) {
       loaded.set(extension.name, result.extension);
       diagnostics.push(...result.warnings);
@@ -113,7 +140,7 @@ export async function loadExtensionCatalog(
     kinds.includes("hook") ? discoverExtensions("hook", dirs.hooksDir) : none,
   ]);
   if (tools.found.length + hooks.found.length > 0) dirs.host.warm();
-  const checkedTools = await check(dirs, tools.found);
+  const checkedTools = await check(dirs, tools.found, true);
   const checkedHooks = await check(dirs, hooks.found);
   return {
     tools: [...checkedTools.loaded.values()].filter(isTool),

@@ -3,16 +3,14 @@
  * (ajv) before the tool runs, and words the refusal the model reads
  * (docs/cli.md: `the tool was not executed: <why>`).
  *
- * - Each schema object is compiled once and cached by identity.
- * - User schemas may carry extra keywords and formats: ajv runs non-strict
- *   and silent (it never writes to the console).
- * - ajv is imported on the first call (~40 ms of start-up a run without tool
- *   calls never pays).
+ * - Compiling is `tool_schema.ts`: cached per schema object, and bounded in
+ *   time whatever the schema (linear-time patterns and `uniqueItems`).
  *
  * @module
  */
 
-import type { Ajv, ErrorObject, ValidateFunction } from "ajv";
+import type { ErrorObject } from "ajv";
+import { compileToolSchema } from "./tool_schema.ts";
 import { errorMessage } from "../unknown.ts";
 
 /** The outcome of {@link validateToolArguments}. */
@@ -29,34 +27,6 @@ export interface ToolSchema {
 const PREFIX = "the tool was not executed: ";
 const MAX_LISTED_PROBLEMS = 5;
 const MAX_FOUND_CHARS = 60;
-
-let ajvInstance: Promise<Ajv> | undefined;
-
-function loadAjv(): Promise<Ajv> {
-  ajvInstance ??= import("ajv").then(({ Ajv }) =>
-    new Ajv({ allErrors: true, strict: false, logger: false, addUsedSchema: false })
-  );
-  return ajvInstance;
-}
-
-/** Compiled validators, or the compile error's text, per schema object. */
-const compiled = new WeakMap<object, ValidateFunction | string>();
-
-function compile(ajv: Ajv, tool: ToolSchema): ValidateFunction | string {
-  const cached = compiled.get(tool.parameters);
-  if (cached !== undefined) return cached;
-  let result: ValidateFunction | string;
-  try {
-    // Only draft-07 is loaded; a schema naming another draft still validates its common keywords.
-    const { $schema: _ignored, ...schema } = tool.parameters;
-    result = ajv.compile(schema);
-  } catch (error) {
-    const detail = errorMessage(error);
-    result = `the "parameters" schema of tool "${tool.name}" is invalid: ${detail}`;
-  }
-  compiled.set(tool.parameters, result);
-  return result;
-}
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
@@ -164,8 +134,12 @@ export async function validateToolArguments(
   if (!isPlainObject(args)) {
     return { ok: false, message: `${PREFIX}the arguments are not a JSON object` };
   }
-  const validate = compile(await loadAjv(), tool);
-  if (typeof validate === "string") return { ok: false, message: PREFIX + validate };
+  const schema = await compileToolSchema(tool.parameters);
+  if ("problem" in schema) {
+    const why = `the "parameters" schema of tool "${tool.name}" is invalid: ${schema.problem}`;
+    return { ok: false, message: PREFIX + why };
+  }
+  const { validate } = schema;
   if (validate(args)) return { ok: true, args };
   return { ok: false, message: PREFIX + describeErrors(validate.errors ?? [], args) };
 }

@@ -13,47 +13,14 @@ import type { BridgeFunction } from "./bridge_function.ts";
 import { fileError } from "./file_errors.ts";
 import { listFiles } from "./list_files.ts";
 import { resolveInWorkdir } from "./paths.ts";
+import { readAtMost } from "../../read_at_most.ts";
 
 /** The largest file `ctx.file.read` returns, so one read cannot exhaust the guest's memory. */
 export const MAX_READ_BYTES = 32 * 1024 * 1024;
 
-/** How much one read of the file asks for. */
-const READ_CHUNK_BYTES = 1024 * 1024;
-
 const decoder = new TextDecoder("utf-8", { fatal: false });
 
-/**
- * The bytes of `path`, or null once more than `maxBytes` were read. The cap
- * counts what is read, not the size the file system reports (0 for devices
- * such as `/dev/zero`, stale for a growing file).
- */
-async function readAtMost(
-  path: string,
-  maxBytes: number,
-  signal: AbortSignal,
-): Promise<Uint8Array | null> {
-  using file = await Deno.open(path, { read: true });
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    signal.throwIfAborted();
-    const chunk = new Uint8Array(Math.min(READ_CHUNK_BYTES, maxBytes + 1 - total));
-    const count = await file.read(chunk);
-    if (count === null) break;
-    chunks.push(chunk.subarray(0, count));
-    total += count;
-    if (total > maxBytes) return null;
-  }
-  const bytes = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return bytes;
-}
-
-async function read(args: readonly unknown[], workdir: string, signal: AbortSignal) {
+async function read(args: readonly unknown[], workdir: string) {
   const fn = "ctx.file.read";
   const reader = readArguments(fn, args);
   const path = reader.string(0, "path");
@@ -68,16 +35,18 @@ async function read(args: readonly unknown[], workdir: string, signal: AbortSign
     const absolute = resolveInWorkdir(workdir, path);
     const info = await Deno.stat(absolute);
     if (info.isDirectory) throw new Deno.errors.IsADirectory();
-    const bytes = info.size > MAX_READ_BYTES
+    // The cap counts what is read, not the size the file system reports (0 for a
+    // device such as /dev/zero, stale for a growing file).
+    const part = info.size > MAX_READ_BYTES
       ? null
-      : await readAtMost(absolute, MAX_READ_BYTES, signal);
-    if (bytes === null) {
+      : await readAtMost((await Deno.open(absolute, { read: true })).readable, MAX_READ_BYTES);
+    if (part === null || !part.complete) {
       throw new BridgeError(
         `${fn}: file too large: ${path} (more than ${MAX_READ_BYTES} bytes, the most it reads)`,
         "RangeError",
       );
     }
-    return decoder.decode(bytes);
+    return decoder.decode(part.bytes);
   } catch (error) {
     throw fileError(fn, path, error);
   }
@@ -133,7 +102,7 @@ async function list(args: readonly unknown[], workdir: string, signal: AbortSign
 export function fileFunctions(context: ExtensionRunContext): Record<string, BridgeFunction> {
   const { workdir } = context;
   return {
-    "file.read": (args, { signal }) => read(args, workdir, signal),
+    "file.read": (args) => read(args, workdir),
     "file.write": (args) => write(args, workdir),
     "file.exists": (args) => exists(args, workdir),
     "file.list": (args, { signal }) => list(args, workdir, signal),
