@@ -14,6 +14,7 @@ import { killAllProcessGroups } from "./tools/process_group.ts";
 import { denoSink, type Io, redactingSink } from "./ui/io.ts";
 import { rememberBuiltinKeys } from "./app/api_key.ts";
 import { readSecretLine } from "./ui/secret.ts";
+import { readAtMost } from "./read_at_most.ts";
 
 /** `deno task dev` runs from the checkout and passes the caller's directory here. */
 const DEV_CWD_VARIABLE = "RIENDA_DEV_CWD";
@@ -46,7 +47,10 @@ function createIo(): Io & { flush(): void } {
       stderr.flush();
     },
     stdinIsTerminal: Deno.stdin.isTerminal(),
-    readStdin: () => new Response(Deno.stdin.readable).text(),
+    readStdin: async (maxBytes) => {
+      const { bytes, complete } = await readAtMost(Deno.stdin.readable, maxBytes);
+      return { text: new TextDecoder().decode(bytes), complete };
+    },
     readSecret: (prompt) => readSecretLine(prompt),
     env: (name) => Deno.env.get(name),
     cwd: Deno.cwd(),

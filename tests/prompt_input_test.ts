@@ -51,3 +51,40 @@ Deno.test("run keeps unicode and quotes of the prompt unchanged", async () => {
   const prompt = `résumé "quoted" 'single' 😀 $HOME`;
   assert.equal((await promptSent([prompt])).sent, prompt);
 });
+
+Deno.test("run appends a piped stdin to the words in a <stdin> block", async () => {
+  const diff = "--- a/x\n+++ b/x\n@@ -1 +1 @@\n-old\n+new\n";
+  const { sent, stored } = await promptSent(["review", "this"], diff);
+  const expected = `review this\n\n<stdin>\n${diff.trimEnd()}\n</stdin>`;
+  assert.equal(sent, expected);
+  assert.deepEqual(stored, userPromptEntry(expected));
+});
+
+Deno.test("run appends a piped stdin to -p TEXT in a <stdin> block", async () => {
+  const { sent } = await promptSent(["-p", "summarise"], "line one\nline two\n");
+  assert.equal(sent, "summarise\n\n<stdin>\nline one\nline two\n</stdin>");
+});
+
+Deno.test("run sends the words alone when the piped stdin is empty or blank", async () => {
+  assert.equal((await promptSent(["just", "words"], "")).sent, "just words");
+  assert.equal((await promptSent(["just", "words"], " \n\n\t\n")).sent, "just words");
+});
+
+Deno.test("run refuses a piped stdin over 32 MiB with a usage error and sends nothing", async () => {
+  await using provider = await startFakeProvider([{ text: "ok" }]);
+  await using env = await createTestEnv({ provider });
+  const big = "x".repeat(32 * 1024 * 1024 + 1);
+  const result = await env.run(["run", "-a", "coder", "review"], { stdin: big });
+  assert.equal(result.code, 2, result.stderr);
+  assert.match(result.stderr, /rienda: standard input is larger than 32 MiB/);
+  assert.equal(provider.requests.length, 0);
+});
+
+Deno.test("run never waits for a terminal's stdin when the prompt is given as words", async () => {
+  await using provider = await startFakeProvider([{ text: "ok" }]);
+  await using env = await createTestEnv({ provider });
+  await using terminal = await env.startInTerminal(["run", "-a", "coder", "from", "words"]);
+  const result = await terminal.wait();
+  assert.equal(result.code, 0, result.stdout);
+  assert.equal(promptOf(provider.requests[0]), "from words");
+});

@@ -112,7 +112,10 @@ function addRunCommand(program: Command, io: Io, signal: AbortSignal, choose: (a
   program.command("run")
     .description("run an agent once on a prompt and print its answer")
     .usage("[-a AGENT | -f FILE | -s SESSION | -c] [PROMPT...] [options]")
-    .argument("[prompt...]", "the prompt, as words (default: -p, then standard input)")
+    .argument(
+      "[prompt...]",
+      "the prompt, as words (default: -p, then standard input; a piped stdin is appended)",
+    )
     .addOption(
       new Option("-a, --agent <id>", "agent $RIENDA_HOME/agents/<id>.md (default: default)")
         .conflicts("agentFile"),
@@ -151,6 +154,7 @@ Examples:
   rienda run -a coder "list the TODOs in src/"
   rienda run -f ./review.md -m anthropic/claude-sonnet-4-5 "check the diff"
   echo "summarise README.md" | rienda run -a coder --output json
+  git diff | rienda run -a reviewer "review this"  # stdin appended in a <stdin> block
   rienda run -c "now fix the first one"          # continue the latest session
   rienda run -s 01k5 -m openai/gpt-4o "go on"    # continue a session with another model
 `,

@@ -19,8 +19,11 @@ export interface Io {
   readonly stdout: TextSink;
   readonly stderr: TextSink;
   readonly stdinIsTerminal: boolean;
-  /** Reads standard input to its end. */
-  readStdin(): Promise<string>;
+  /**
+   * Reads standard input to its end, or to `maxBytes`: `complete` is false when
+   * there was more.
+   */
+  readStdin(maxBytes: number): Promise<{ readonly text: string; readonly complete: boolean }>;
   /** Reads one line from standard input without echo when it is a terminal; null at end of input. */
   readSecret(prompt: string): Promise<string | null>;
   /** An environment variable, or undefined. */
