@@ -15,6 +15,7 @@ import { denoSink, type Io, redactingSink } from "./ui/io.ts";
 import { rememberBuiltinKeys } from "./app/api_key.ts";
 import { readSecretLine } from "./ui/secret.ts";
 import { readAtMost } from "./read_at_most.ts";
+import { safeFor } from "./ui/terminal_text.ts";
 
 /** `deno task dev` runs from the checkout and passes the caller's directory here. */
 const DEV_CWD_VARIABLE = "RIENDA_DEV_CWD";
@@ -93,7 +94,7 @@ async function main(): Promise<number> {
     const hint = error instanceof UsageError && error.command !== undefined
       ? ` (see rienda ${error.command} --help)`
       : "";
-    io.stderr.write(`rienda: ${errorMessage(error)}${hint}\n`);
+    io.stderr.write(`rienda: ${safeFor(io.stderr.isTerminal, errorMessage(error))}${hint}\n`);
     return exitCodeFor(error);
   } finally {
     for (const name of INTERRUPT_SIGNALS) Deno.removeSignalListener(name, onSignal);

@@ -30,6 +30,7 @@ import { resolvePaths, type RiendaPaths } from "../config/paths.ts";
 import { builtinTools } from "../tools/builtins.ts";
 import type { Io } from "../ui/io.ts";
 import { createStyle, useColor } from "../ui/terminal.ts";
+import { safeFor } from "../ui/terminal_text.ts";
 import { VERSION } from "../version.ts";
 import { formatColumns } from "./columns.ts";
 import { EXIT } from "./exit.ts";
@@ -70,12 +71,13 @@ export async function doctorCommand(
   checks.push(await checkShell(io));
   const style = createStyle(useColor(io.stdout, io.env));
   const paint = { ok: style.green, warn: style.yellow, fail: style.red } as const;
+  const safe = (text: string) => safeFor(io.stdout.isTerminal, text);
   io.stdout.write(
     `rienda ${VERSION} (deno ${Deno.version.deno}, ${Deno.build.os} ${Deno.build.arch})\n`,
   );
   const rows = checks.flatMap((check) => [
-    [paint[check.status](check.status.padEnd(4)), check.label, check.summary],
-    ...(check.details ?? []).map((detail) => ["", "", detail]),
+    [paint[check.status](check.status.padEnd(4)), check.label, safe(check.summary)],
+    ...(check.details ?? []).map((detail) => ["", "", safe(detail)]),
   ]);
   io.stdout.write(formatColumns(rows));
   return checks.some((check) => check.status === "fail") ? EXIT.failure : EXIT.ok;

@@ -10,6 +10,7 @@
 
 import { Command, CommanderError, Option } from "commander";
 import type { Io } from "../ui/io.ts";
+import { terminalSafeIo } from "../ui/terminal_text.ts";
 import { UsageError } from "./exit.ts";
 import { addExtensionCommands } from "./extensions_program.ts";
 import { addMcpCommand } from "./mcp_program.ts";
@@ -100,9 +101,11 @@ Examples:
   addRunCommand(program, io, signal, choose);
   addModelsCommand(program, io, choose);
   addAuthCommand(program, io, choose);
-  addSessionsCommand(program, io, choose);
-  addExtensionCommands(program, io, signal, choose);
-  addMcpCommand(program, io, signal, choose);
+  // These print text of sessions, extensions and servers and style nothing themselves.
+  const safe = terminalSafeIo(io);
+  addSessionsCommand(program, safe, choose);
+  addExtensionCommands(program, safe, signal, choose);
+  addMcpCommand(program, safe, signal, choose);
   addSetupCommands(program, io, signal, choose);
   return program;
 }

@@ -7,6 +7,7 @@
 
 import type { Command } from "commander";
 import type { Io } from "../ui/io.ts";
+import { terminalSafeIo } from "../ui/terminal_text.ts";
 import { CONFIG_FLAG_HELP, stringFlag } from "./flags.ts";
 
 /** Adds `agents`, `doctor` and `init` to `program`; `choose` receives the action to run. */
@@ -22,7 +23,9 @@ export function addSetupCommands(
     .addHelpText("after", "\nExamples:\n  rienda agents\n  RIENDA_HOME=./team rienda agents\n")
     .action((flags: Record<string, unknown>) => {
       choose(async () =>
-        (await import("./agents.ts")).agentsCommand(io, { config: stringFlag(flags, "config") })
+        (await import("./agents.ts")).agentsCommand(terminalSafeIo(io), {
+          config: stringFlag(flags, "config"),
+        })
       );
     });
   program.command("doctor")

@@ -10,15 +10,13 @@
 import type { TextSink } from "./io.ts";
 import { readLine } from "./line_input.ts";
 import type { Style } from "./terminal.ts";
+import { terminalSafe } from "./terminal_text.ts";
 
 /** A yes/no question. */
 export interface ConfirmQuestion {
   readonly title: string;
   readonly body: string;
 }
-
-// deno-lint-ignore no-control-regex
-const CONTROL = /[\x00-\x08\x0b-\x1f\x7f\x9b]/g;
 
 /**
  * A confirm callback asking on `stderr`; `pause` is called before each
@@ -39,13 +37,12 @@ export function createTerminalConfirm(
   async function ask(question: ConfirmQuestion, signal: AbortSignal): Promise<boolean> {
     if (signal.aborted) return false;
     pause();
-    const clean = (text: string) => text.replace(CONTROL, "�");
     const body = question.body === ""
       ? ""
-      : `${clean(question.body).split("\n").map((line) => `  ${line}`).join("\n")}\n`;
+      : `${terminalSafe(question.body).split("\n").map((line) => `  ${line}`).join("\n")}\n`;
     stderr.write(
       `${style.yellow("?")} ${
-        style.bold(clean(question.title || "Confirm"))
+        style.bold(terminalSafe(question.title || "Confirm"))
       }\n${body}  approve? [y/N] `,
     );
     const answer = await Promise.race([

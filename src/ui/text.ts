@@ -7,6 +7,9 @@
  *   after `afterModelResponse`), so a discarded partial or an unredacted
  *   draft never reaches stdout.
  * - A spinner shows progress on stderr only when stderr is a terminal.
+ * - Text of the model, tools and extensions printed on a terminal has its
+ *   control characters written out (`terminal_text.ts`); stdout to a pipe or a
+ *   file stays byte-exact.
  *
  * @module
  */
@@ -14,6 +17,7 @@
 import type { EventSink } from "../engine/events.ts";
 import type { TextSink } from "./io.ts";
 import { createSpinner, type Style } from "./terminal.ts";
+import { safeFor } from "./terminal_text.ts";
 
 /** Where and how the text renderer writes. */
 export interface TextRendererOptions {
@@ -46,12 +50,15 @@ export function createTextRenderer(options: TextRendererOptions): Renderer {
     endStderrLine();
     stderr.write(`${text}\n`);
   };
+  /** Untrusted text bound for stderr / stdout. */
+  const err = (text: string) => safeFor(stderr.isTerminal, text);
+  const out = (text: string) => safeFor(stdout.isTerminal, text);
 
   const sink: EventSink = (event) => {
     switch (event.type) {
       case "run_start":
         line(`session: ${event.sessionId}`);
-        for (const diagnostic of event.diagnostics) line(style.yellow(diagnostic));
+        for (const diagnostic of event.diagnostics) line(style.yellow(err(diagnostic)));
         spinner.start("waiting for the model");
         break;
       case "text_delta":
@@ -65,31 +72,35 @@ export function createTextRenderer(options: TextRendererOptions): Renderer {
         streamedChars = 0;
         spinner.stop();
         if (event.text !== "") {
-          stdout.write(event.text.endsWith("\n") ? event.text : `${event.text}\n`);
+          stdout.write(out(event.text.endsWith("\n") ? event.text : `${event.text}\n`));
         }
         break;
       case "tool_call":
-        line(`${style.cyan("tool:")} ${event.name} ${JSON.stringify(event.arguments)}`);
+        line(`${style.cyan("tool:")} ${err(`${event.name} ${JSON.stringify(event.arguments)}`)}`);
         break;
       case "tool_output":
         spinner.stop();
         if (event.text === "") break;
         streamedCalls.add(event.id);
-        stderr.write(style.dim(event.text));
+        stderr.write(style.dim(err(event.text)));
         stderrAtLineStart = event.text.endsWith("\n");
         break;
       case "tool_result":
         if (event.isError) {
-          line(style.red(`tool failed: ${failureText(event.text, streamedCalls.has(event.id))}`));
+          line(
+            style.red(`tool failed: ${err(failureText(event.text, streamedCalls.has(event.id)))}`),
+          );
         } else endStderrLine();
         spinner.start("waiting for the model");
         break;
       case "notice":
-        line(style.yellow(event.text));
+        line(style.yellow(err(event.text)));
         break;
       case "retry":
         streamedChars = 0;
-        line(style.yellow(`retrying in ${(event.delayMs / 1000).toFixed(1)}s: ${event.error}`));
+        line(
+          style.yellow(`retrying in ${(event.delayMs / 1000).toFixed(1)}s: ${err(event.error)}`),
+        );
         break;
       case "compaction":
         line(style.dim("compaction: the conversation was compacted"));
