@@ -47,3 +47,23 @@ export async function readAtMost(
   }
   return { bytes, complete: size <= maxBytes };
 }
+
+/** What {@link readTextFileAtMost} read. */
+export interface TextPart {
+  /** The text of at most the cap's bytes (a multi-byte character cut at the cap is dropped). */
+  readonly text: string;
+  /** True when the file ended within the cap. */
+  readonly complete: boolean;
+}
+
+/**
+ * The text of the file at `path`, reading at most `maxBytes` (and one more)
+ * bytes of it, so a huge file or a device such as `/dev/zero` costs no more.
+ *
+ * @throws what `Deno.open` throws (`Deno.errors.NotFound`, …)
+ */
+export async function readTextFileAtMost(path: string, maxBytes: number): Promise<TextPart> {
+  const file = await Deno.open(path);
+  const { bytes, complete } = await readAtMost(file.readable, maxBytes);
+  return { text: new TextDecoder().decode(bytes, { stream: !complete }), complete };
+}

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { readAtMost } from "./read_at_most.ts";
+import { readAtMost, readTextFileAtMost } from "./read_at_most.ts";
 
 function streamOf(...chunks: string[]): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
@@ -34,4 +34,14 @@ Deno.test("readAtMost() stops reading past the cap and cancels the body", async 
   assert.equal(part.complete, false);
   assert.ok(pulls <= 7, `${pulls} reads`);
   assert.ok(cancelled);
+});
+
+Deno.test("readTextFileAtMost() reads a device without end only up to the cap", async () => {
+  const zero = await readTextFileAtMost("/dev/zero", 1024);
+  assert.deepEqual([zero.text.length, zero.complete], [1024, false]);
+  const dir = await Deno.makeTempDir();
+  await Deno.writeTextFile(`${dir}/a.txt`, "héllo");
+  const small = await readTextFileAtMost(`${dir}/a.txt`, 1024);
+  assert.deepEqual([small.text, small.complete], ["héllo", true]);
+  await Deno.remove(dir, { recursive: true });
 });

@@ -26,6 +26,10 @@ import {
 } from "./agent_fields.ts";
 import { splitFrontmatter } from "./frontmatter.ts";
 import { errorMessage } from "../unknown.ts";
+import { readTextFileAtMost } from "../read_at_most.ts";
+
+/** The largest agent file read (read while reading: a device or a huge file costs no more). */
+const MAX_AGENT_FILE_BYTES = 1024 * 1024;
 
 export { AgentFileError } from "./agent_file_error.ts";
 
@@ -58,16 +62,22 @@ export { AGENT_FIELDS } from "./agent_fields.ts";
  * @throws {AgentFileError} when the file is missing (with a `Deno.errors.NotFound` cause), unreadable or invalid
  */
 export async function loadAgentFile(path: string): Promise<AgentDefinition> {
-  let text: string;
+  let read;
   try {
-    text = await Deno.readTextFile(path);
+    read = await readTextFileAtMost(path, MAX_AGENT_FILE_BYTES);
   } catch (error) {
     const reason = error instanceof Deno.errors.NotFound
       ? "agent file does not exist"
       : `cannot read the agent file: ${errorMessage(error)}`;
     throw new AgentFileError(`${path}: ${reason}`, { path, cause: error });
   }
-  return parseAgentFile(text, path, basename(path).replace(/\.md$/, ""));
+  if (!read.complete) {
+    throw new AgentFileError(
+      `${path}: the agent file is larger than 1 MiB (an agent file is frontmatter and a prompt; move long material into files the agent reads)`,
+      { path },
+    );
+  }
+  return parseAgentFile(read.text, path, basename(path).replace(/\.md$/, ""));
 }
 
 /**

@@ -29,6 +29,10 @@ import { checkMcpServers, type McpServerSettings, toMcpServers } from "./mcp_ser
 import { issuesFromAjv, type SchemaIssue } from "./schema_issues.ts";
 import { parseYaml, type YamlSource } from "./yaml_source.ts";
 import { errorMessage } from "../unknown.ts";
+import { readTextFileAtMost } from "../read_at_most.ts";
+
+/** The largest config.yaml read (read while reading). */
+const MAX_CONFIG_BYTES = 1024 * 1024;
 
 export { ConfigError } from "./config_error.ts";
 export { PROVIDER_PROTOCOLS, type ProviderProtocol } from "./config_schema.ts";
@@ -119,9 +123,9 @@ export function emptyConfig(file: string | null): Config {
  * @throws {ConfigError} when an explicit file is missing, or the file is unreadable or invalid
  */
 export async function loadConfig(path: string, options: { explicit: boolean }): Promise<Config> {
-  let text: string;
+  let read;
   try {
-    text = await Deno.readTextFile(path);
+    read = await readTextFileAtMost(path, MAX_CONFIG_BYTES);
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) {
       if (!options.explicit) return emptyConfig(null);
@@ -136,7 +140,13 @@ export async function loadConfig(path: string, options: { explicit: boolean }): 
       cause: error,
     });
   }
-  return parseConfig(text, path);
+  if (!read.complete) {
+    throw new ConfigError(
+      `${path}: the config file is larger than 1 MiB (check that --config or RIENDA_CONFIG names config.yaml)`,
+      { file: path },
+    );
+  }
+  return parseConfig(read.text, path);
 }
 
 /**

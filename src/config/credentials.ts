@@ -17,6 +17,10 @@ import { describeKind } from "./describe_value.ts";
 import { isRecord } from "./field_path.ts";
 import { rememberSecret } from "../secrets.ts";
 import { errorMessage } from "../unknown.ts";
+import { readTextFileAtMost } from "../read_at_most.ts";
+
+/** The largest credentials.json read (read while reading). */
+const MAX_CREDENTIALS_BYTES = 1024 * 1024;
 
 /** The keys of a credentials file, and what was wrong with it. */
 export interface Credentials {
@@ -105,17 +109,22 @@ function describeEntry(entry: unknown): string {
  * @throws {Error} only when the file exists but cannot be read
  */
 export async function loadCredentials(file: string): Promise<Credentials> {
-  let text: string;
+  let read;
   let mode: number | null = null;
   try {
-    text = await Deno.readTextFile(file);
+    read = await readTextFileAtMost(file, MAX_CREDENTIALS_BYTES);
     mode = (await Deno.stat(file)).mode;
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return emptyCredentials(file);
     const reason = errorMessage(error);
     throw new Error(`${file}: cannot read the credentials file: ${reason}`, { cause: error });
   }
-  const credentials = parseCredentials(text, file);
+  if (!read.complete) {
+    throw new Error(
+      `${file}: the credentials file is larger than 1 MiB, so rienda did not write it: remove it and run rienda auth login again`,
+    );
+  }
+  const credentials = parseCredentials(read.text, file);
   if (mode === null || (mode & 0o077) === 0) return credentials;
   const shown = (mode & 0o777).toString(8).padStart(4, "0");
   return {
