@@ -129,27 +129,45 @@ Deno.test("entries of unknown kinds are kept and the branch continues past them"
 
 Deno.test("a second process writing the same session is refused with a clear message", async () => {
   await using provider = await startFakeProvider([
-    { text: "a slow answer ".repeat(10), chunks: 30, chunkDelayMs: 60 },
+    // The first run holds the session while its tool waits for the test to open ./go.
+    { toolCalls: [{ name: "shell", arguments: { command: "read -r _ < ./go" } }] },
+    { text: "first done" },
     { text: "after" },
   ]);
   await using env = await createTestEnv({ provider });
+  await new Deno.Command("mkfifo", { args: [`${env.workdir}/go`] }).output();
   await using slow = await env.start(["run", "-a", "coder", "first"]);
-  await slow.waitForStderr("session: ");
-  await provider.waitForRequests(1);
+  await slow.waitForStderr("tool: shell");
   const id = sessionIdOf(slow.stderrText());
   const refused = await env.run(["run", "-s", id, "second"]);
   assert.equal(refused.code, 1);
-  assert.match(
-    lastLine(refused.stderr),
-    new RegExp(`^rienda: session ${id} is in use by another rienda process \\(pid \\d+\\)`),
+  const path = await onlyFile(env);
+  assert.equal(
+    lastLine(refused.stderr).replace(/\(pid \d+\)/, "(pid N)"),
+    `rienda: session ${id} is in use by another rienda process (pid N); ` +
+      `if no rienda process is running it, remove ${path}.lock`,
   );
   assert.equal(provider.requests.length, 1);
+  await Deno.writeTextFile(`${env.workdir}/go`, "\n");
   const finished = await slow.wait();
   assert.equal(finished.code, 0, finished.stderr);
   const later = await env.run(["run", "-s", id, "second"]);
   assert.equal(later.code, 0, later.stderr);
-  const { entries } = checkSession(await env.readSession(id));
-  assert.equal(entries.length, 4);
+  assert.equal(later.stdout, "after\n");
+  checkSession(await env.readSession(id));
+});
+
+Deno.test("a lock naming a live process that started after it (a reused pid) is taken over", async () => {
+  await using provider = await startFakeProvider([{ text: "one" }, { text: "two" }]);
+  await using env = await createTestEnv({ provider });
+  const first = await env.run(["run", "-a", "coder", "first"]);
+  const id = sessionIdOf(first.stderr);
+  const path = await onlyFile(env);
+  // This test process is alive and is no rienda: its pid with another start time.
+  await Deno.writeTextFile(`${path}.lock`, `${Deno.pid} 1\n`);
+  const result = await env.run(["run", "-s", id, "second"]);
+  assert.equal(result.code, 0, result.stderr);
+  await assert.rejects(Deno.stat(`${path}.lock`), Deno.errors.NotFound);
 });
 
 Deno.test("a lock left by a process that died is taken over", async () => {

@@ -146,7 +146,8 @@ Deno.test("removeSession() deletes a session but not one another process writes"
       await Deno.writeTextFile(`${path}.lock`, `${child.pid}\n`);
       await assert.rejects(removeSession({ id: "01abc", path }), (error: unknown) => {
         return error instanceof SessionLockedError &&
-          error.message === `session 01abc is in use by another rienda process (pid ${child.pid})`;
+          error.message ===
+            `session 01abc is in use by another rienda process (pid ${child.pid}); if no rienda process is running it, remove ${path}.lock`;
       });
     } finally {
       child.kill("SIGKILL");

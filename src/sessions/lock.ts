@@ -1,7 +1,9 @@
 /**
  * One writer per session file: a `<file>.lock` beside it, created exclusively
- * and holding the writer's pid. A lock whose process is gone is stale and
- * taken over; a live one refuses the second writer.
+ * and holding the writer's pid and the start time of that process. A lock
+ * whose process is gone, or whose pid now belongs to a process started at
+ * another time (a reused pid), is stale and taken over; a live one refuses
+ * the second writer.
  *
  * @module
  */
@@ -23,7 +25,8 @@ export class SessionLockedError extends Error {
   constructor(sessionId: string, pid: number | null, lockPath: string) {
     super(
       `session ${sessionId} is in use by another rienda process` +
-        (pid === null ? "" : ` (pid ${pid})`),
+        (pid === null ? "" : ` (pid ${pid})`) +
+        `; if no rienda process is running it, remove ${lockPath}`,
     );
     this.name = "SessionLockedError";
     this.pid = pid;
@@ -34,7 +37,8 @@ export class SessionLockedError extends Error {
 /** A lock file without a pid younger than this may be mid-creation. */
 const UNNAMED_LOCK_GRACE_MS = 5_000;
 const MAX_ATTEMPTS = 5;
-const PID_REGEXP = /^\s*(\d+)\s*$/;
+/** `<pid>` or `<pid> <start>` (older locks have no start). */
+const LOCK_REGEXP = /^\s*(\d+)(?:[ \t]+(\S+))?\s*$/;
 
 // Locks this process holds: a lock naming our own pid that is not here was
 // left by an earlier process that had the same pid (containers reuse pids).
@@ -55,7 +59,8 @@ export async function acquireSessionLock(
   sessionId: string,
 ): Promise<SessionLock> {
   const path = lockPathOf(sessionFile);
-  const content = `${Deno.pid}\n`;
+  const start = await ownStart();
+  const content = start === null ? `${Deno.pid}\n` : `${Deno.pid} ${start}\n`;
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     if (await createExclusive(path, content)) {
       held.add(path);
@@ -63,12 +68,12 @@ export async function acquireSessionLock(
     }
     const found = await readLock(path);
     if (found === null) continue; // released meanwhile: try again
-    const pid = pidOf(found.text);
-    if (pid === null && Date.now() - found.mtimeMs < UNNAMED_LOCK_GRACE_MS) {
+    const holder = holderOf(found.text);
+    if (holder === null && Date.now() - found.mtimeMs < UNNAMED_LOCK_GRACE_MS) {
       throw new SessionLockedError(sessionId, null, path);
     }
-    if (pid !== null && (await holderAlive(pid, path))) {
-      throw new SessionLockedError(sessionId, pid, path);
+    if (holder !== null && (await holderAlive(holder, path))) {
+      throw new SessionLockedError(sessionId, holder.pid, path);
     }
     await removeIfUnchanged(path, found.text);
   }
@@ -85,11 +90,11 @@ export async function findLockHolder(
   const path = lockPathOf(sessionFile);
   const found = await readLock(path);
   if (found === null) return null;
-  const pid = pidOf(found.text);
-  if (pid === null) {
+  const holder = holderOf(found.text);
+  if (holder === null) {
     return Date.now() - found.mtimeMs < UNNAMED_LOCK_GRACE_MS ? { pid: null } : null;
   }
-  return pid !== Deno.pid && (await holderAlive(pid, path)) ? { pid } : null;
+  return holder.pid !== Deno.pid && (await holderAlive(holder, path)) ? { pid: holder.pid } : null;
 }
 
 async function createExclusive(path: string, content: string): Promise<boolean> {
@@ -118,16 +123,64 @@ async function readLock(path: string): Promise<{ text: string; mtimeMs: number }
   }
 }
 
-function pidOf(text: string): number | null {
-  const match = PID_REGEXP.exec(text);
-  const pid = match ? Number(match[1]) : NaN;
-  return Number.isSafeInteger(pid) && pid > 0 ? pid : null;
+/** The process a lock names: its pid and, in locks written since start times were kept, its start. */
+interface Holder {
+  readonly pid: number;
+  readonly start: string | undefined;
 }
 
-async function holderAlive(pid: number, path: string): Promise<boolean> {
-  if (pid === Deno.pid) return held.has(path);
-  return await isProcessAlive(pid);
+function holderOf(text: string): Holder | null {
+  const match = LOCK_REGEXP.exec(text);
+  const pid = match ? Number(match[1]) : NaN;
+  return Number.isSafeInteger(pid) && pid > 0 ? { pid, start: match?.[2] } : null;
 }
+
+/**
+ * Whether the holder still runs: its pid is alive and, when the lock records
+ * a start time, the process with that pid started then (else the pid was
+ * reused by an unrelated process). A start that cannot be read counts as the same.
+ */
+async function holderAlive(holder: Holder, path: string): Promise<boolean> {
+  if (holder.pid === Deno.pid) return held.has(path);
+  if (!(await isProcessAlive(holder.pid))) return false;
+  if (holder.start === undefined) return true;
+  const start = await processStart(holder.pid);
+  return start === null || start === holder.start;
+}
+
+let ownStartRead: Promise<string | null> | undefined;
+
+/** This process's start, read on the first lock taken. */
+function ownStart(): Promise<string | null> {
+  return ownStartRead ??= processStart(Deno.pid);
+}
+
+/**
+ * When process `pid` started, as an opaque token without spaces: on Linux
+ * the start time in clock ticks since boot (`/proc/<pid>/stat`, field 22),
+ * elsewhere `ps -o lstart=`; null when it cannot be told. Read through `sh`
+ * (the only program the binary may run; Deno refuses `/proc/<pid>/stat`
+ * without full access).
+ */
+export async function processStart(pid: number): Promise<string | null> {
+  try {
+    const { code, stdout } = await new Deno.Command("sh", {
+      args: ["-c", START_SCRIPT, "sh", String(pid)],
+      stdin: "null",
+      stdout: "piped",
+      stderr: "null",
+    }).output();
+    const start = new TextDecoder().decode(stdout).trim().replace(/\s+/g, "_");
+    return code === 0 && start !== "" ? start : null;
+  } catch {
+    return null;
+  }
+}
+
+// The command name (field 2) is in parentheses and may hold spaces: the fields are counted after it.
+const START_SCRIPT = 'if [ -r "/proc/$1/stat" ]; then read -r l < "/proc/$1/stat" || exit 1; ' +
+  'l=${l##*) }; set -f; set -- $l; shift 19 || exit 1; printf "%s" "$1"; ' +
+  'else ps -o lstart= -p "$1"; fi';
 
 async function removeIfUnchanged(path: string, text: string): Promise<void> {
   // Re-read just before removing so a lock another process took over in the

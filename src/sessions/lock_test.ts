@@ -1,5 +1,11 @@
 import assert from "node:assert/strict";
-import { acquireSessionLock, findLockHolder, isProcessAlive, SessionLockedError } from "./lock.ts";
+import {
+  acquireSessionLock,
+  findLockHolder,
+  isProcessAlive,
+  processStart,
+  SessionLockedError,
+} from "./lock.ts";
 
 const UNIX = Deno.build.os !== "windows";
 
@@ -24,7 +30,7 @@ Deno.test("acquireSessionLock() writes our pid and release() removes the lock", 
   await withDir(async (dir) => {
     const lock = await acquireSessionLock(`${dir}/s.jsonl`, "s");
     assert.equal(lock.path, `${dir}/s.jsonl.lock`);
-    assert.equal(await Deno.readTextFile(lock.path), `${Deno.pid}\n`);
+    assert.match(await Deno.readTextFile(lock.path), new RegExp(`^${Deno.pid} \\d+\n$`));
     await lock.release();
     await lock.release();
     await assert.rejects(Deno.stat(lock.path), Deno.errors.NotFound);
@@ -36,7 +42,9 @@ Deno.test("acquireSessionLock() refuses a lock this process already holds", asyn
     const lock = await acquireSessionLock(`${dir}/s.jsonl`, "01abc");
     await assert.rejects(acquireSessionLock(`${dir}/s.jsonl`, "01abc"), (error: unknown) => {
       return error instanceof SessionLockedError && error.pid === Deno.pid &&
-        error.message === `session 01abc is in use by another rienda process (pid ${Deno.pid})`;
+        error.message.startsWith(
+          `session 01abc is in use by another rienda process (pid ${Deno.pid}); if no rienda process is running it, remove `,
+        );
     });
     await lock.release();
   });
@@ -73,8 +81,30 @@ Deno.test({
       await Deno.writeTextFile(`${dir}/s.jsonl.lock`, `${pid}\n`);
       assert.equal(await findLockHolder(`${dir}/s.jsonl`), null);
       const lock = await acquireSessionLock(`${dir}/s.jsonl`, "s");
-      assert.equal(await Deno.readTextFile(lock.path), `${Deno.pid}\n`);
+      assert.match(await Deno.readTextFile(lock.path), new RegExp(`^${Deno.pid} \\d+\n$`));
       await lock.release();
+    });
+  },
+});
+
+Deno.test({
+  name: "acquireSessionLock() takes over a lock whose pid now belongs to a process started later",
+  ignore: !UNIX,
+  fn: async () => {
+    await withDir(async (dir) => {
+      const child = new Deno.Command("sleep", { args: ["30"] }).spawn();
+      try {
+        const start = await processStart(child.pid);
+        await Deno.writeTextFile(`${dir}/s.jsonl.lock`, `${child.pid} ${start}\n`);
+        assert.deepEqual(await findLockHolder(`${dir}/s.jsonl`), { pid: child.pid });
+        await Deno.writeTextFile(`${dir}/s.jsonl.lock`, `${child.pid} 1\n`);
+        assert.equal(await findLockHolder(`${dir}/s.jsonl`), null);
+        const lock = await acquireSessionLock(`${dir}/s.jsonl`, "s");
+        await lock.release();
+      } finally {
+        child.kill("SIGKILL");
+        await child.status;
+      }
     });
   },
 });
@@ -93,7 +123,8 @@ Deno.test("acquireSessionLock() refuses a fresh lock without a pid, and takes an
     await Deno.writeTextFile(path, "");
     await assert.rejects(acquireSessionLock(`${dir}/s.jsonl`, "s"), (error: unknown) => {
       return error instanceof SessionLockedError && error.pid === null &&
-        error.message === "session s is in use by another rienda process";
+        error.message ===
+          `session s is in use by another rienda process; if no rienda process is running it, remove ${path}`;
     });
     const old = new Date(Date.now() - 60_000);
     await Deno.utime(path, old, old);
@@ -104,4 +135,11 @@ Deno.test("acquireSessionLock() refuses a fresh lock without a pid, and takes an
 
 Deno.test("isProcessAlive() sees this process", async () => {
   assert.equal(await isProcessAlive(Deno.pid), true);
+});
+
+Deno.test("processStart() tells this process from another and stays the same", async () => {
+  const mine = await processStart(Deno.pid);
+  assert.ok(mine !== null && !/\s/.test(mine), String(mine));
+  assert.equal(await processStart(Deno.pid), mine);
+  assert.equal(await processStart(2147483646), null);
 });
