@@ -35,7 +35,7 @@ export function firstKeyedModel(
   credentials: Credentials | undefined,
 ): string | undefined {
   for (const [provider, model] of DEFAULT_MODELS) {
-    const settings = resolveProvider(config, provider);
+    const settings = resolveProvider(config, provider, env);
     if (settings === undefined) continue;
     const { source } = lookupApiKey(settings, env, credentials);
     if (source.kind !== "missing" && source.kind !== "not_needed") return `${provider}/${model}`;
@@ -46,7 +46,8 @@ export function firstKeyedModel(
 /** The message for a default agent with no model and no key at all. */
 export function noDefaultModelMessage(config: Config): string {
   const variables = DEFAULT_MODELS.flatMap(([provider]) => {
-    const settings = resolveProvider(config, provider);
+    // Only the key variables are read: the base URL (and its variable) does not matter here.
+    const settings = resolveProvider(config, provider, () => undefined);
     return settings === undefined ? [] : keyVariables(settings);
   });
   return `the default agent has no model: set an API key (${

@@ -9,6 +9,7 @@ import type { Config, ModelConfig } from "../config/config.ts";
 import { BUILTIN_PROVIDER_NAMES } from "../config/builtin_names.ts";
 import type { WireProtocol } from "../providers/client.ts";
 import { DEFAULT_CONTEXT_WINDOW, providerPreset } from "../providers/presets.ts";
+import { baseUrlFromEnv } from "../providers/base_url_env.ts";
 
 /** Everything rienda knows about one provider once config.yaml is applied. */
 export interface ProviderSettings {
@@ -39,13 +40,24 @@ export interface ProviderSettings {
 
 /**
  * The settings of provider `name`: a built-in, a configured provider, or a
- * built-in overridden field by field; undefined when it is neither.
+ * built-in overridden field by field; undefined when it is neither. A
+ * built-in's base URL is config.yaml's `base_url`, else its conventional
+ * variable (`OPENAI_BASE_URL`, `providers/base_url_env.ts`), else the preset's.
+ *
+ * @throws {BaseUrlVariableError} when that variable is not an http(s) URL
  */
-export function resolveProvider(config: Config, name: string): ProviderSettings | undefined {
+export function resolveProvider(
+  config: Config,
+  name: string,
+  env: (name: string) => string | undefined,
+): ProviderSettings | undefined {
   const entry = Object.hasOwn(config.providers, name) ? config.providers[name] : undefined;
   const preset = providerPreset(entry?.preset ?? name);
   const protocol = entry?.protocol ?? preset?.protocol;
-  const baseUrl = entry?.baseUrl ?? preset?.baseUrl;
+  const fromEnv = entry?.baseUrl === undefined && entry?.preset === undefined
+    ? baseUrlFromEnv(name, env)
+    : undefined;
+  const baseUrl = entry?.baseUrl ?? fromEnv ?? preset?.baseUrl;
   // config_checks.ts already rejects a custom provider without these.
   if (protocol === undefined || baseUrl === undefined) return undefined;
   const builtinKeyEnv = preset?.keyEnv ?? undefined;

@@ -56,7 +56,7 @@ export function resolveModel(
   options: ResolveModelOptions,
 ): ResolvedModel {
   const { provider, model } = parseModelRef(ref);
-  const settings = resolveProvider(config, provider);
+  const settings = resolveProvider(config, provider, options.env);
   if (settings === undefined) throw new Error(unknownProviderMessage(config, provider, ref));
   const modelSettings = Object.hasOwn(settings.models, model) ? settings.models[model] : undefined;
   const modelId = modelSettings?.id ?? model;

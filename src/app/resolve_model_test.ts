@@ -176,7 +176,7 @@ Deno.test("resolveModel() accepts standard and declared thinking levels and reje
 Deno.test("describeKeySource() says where a key comes from without the key", () => {
   const env = envOf({ WORK_KEY: "secret-1" });
   const describe = (name: string, credentials?: Credentials) => {
-    const settings = resolveProvider(CONFIG, name);
+    const settings = resolveProvider(CONFIG, name, () => undefined);
     if (settings === undefined) throw new Error(`no provider ${name}`);
     return describeKeySource(settings, lookupApiKey(settings, env, credentials).source);
   };

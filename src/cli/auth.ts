@@ -40,8 +40,13 @@ async function loadContext(io: Io, flags: AuthFlags): Promise<AuthContext> {
   return { paths, config, credentials };
 }
 
-function checkProvider(context: AuthContext, provider: string, command: string): void {
-  if (resolveProvider(context.config, provider) !== undefined) return;
+function checkProvider(
+  io: Io,
+  context: AuthContext,
+  provider: string,
+  command: string,
+): void {
+  if (resolveProvider(context.config, provider, io.env) !== undefined) return;
   const known = providerNames(context.config).join(", ");
   throw new UsageError(`unknown provider "${provider}" (known: ${known})`, command);
 }
@@ -51,7 +56,7 @@ const WHITESPACE_REGEXP = /\s/;
 /** Stores the key of `provider`, read without echo (or from piped standard input). */
 export async function authLogin(io: Io, provider: string, flags: AuthFlags): Promise<number> {
   const context = await loadContext(io, flags);
-  checkProvider(context, provider, "auth login");
+  checkProvider(io, context, provider, "auth login");
   const answer = await io.readSecret(`API key for ${provider}: `);
   const key = answer?.trim() ?? "";
   if (key === "") {
@@ -66,7 +71,7 @@ export async function authLogin(io: Io, provider: string, flags: AuthFlags): Pro
   const { credentials, config, paths } = context;
   await saveCredentials(paths.credentialsFile, { ...credentials.keys, [provider]: key });
   io.stdout.write(`stored the API key of ${provider} in ${paths.credentialsFile}\n`);
-  const settings = resolveProvider(config, provider);
+  const settings = resolveProvider(config, provider, io.env);
   const used = settings === undefined ? undefined : lookupApiKey(settings, io.env, undefined);
   if (used !== undefined && settings !== undefined && used.key !== null) {
     io.stderr.write(
@@ -96,13 +101,13 @@ export async function authList(io: Io, flags: AuthFlags): Promise<number> {
   const { config, credentials } = await loadContext(io, flags);
   const rows: [string, string][] = [];
   for (const name of providerNames(config)) {
-    const settings = resolveProvider(config, name);
+    const settings = resolveProvider(config, name, io.env);
     if (settings === undefined) continue;
     const { source } = lookupApiKey(settings, io.env, credentials);
     rows.push([name, describeKeySource(settings, source)]);
   }
   for (const name of Object.keys(credentials.keys).sort()) {
-    if (resolveProvider(config, name) === undefined) {
+    if (resolveProvider(config, name, io.env) === undefined) {
       rows.push([name, "credentials.json (not a known provider)"]);
     }
   }

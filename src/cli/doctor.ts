@@ -173,7 +173,7 @@ async function checkProviders(
     summary: warning,
   }));
   const settingsList = providerNames(config)
-    .map((name) => resolveProvider(config, name))
+    .map((name) => resolveProvider(config, name, io.env))
     .filter((settings) => settings !== undefined)
     .map((settings) => ({ settings, key: lookupApiKey(settings, io.env, credentials) }))
     // A built-in without a key the user never configured is not worth a line.

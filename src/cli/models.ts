@@ -71,14 +71,17 @@ export function modelRows(
     rows.push({ ref, ...state });
   };
   for (const [name, provider] of Object.entries(config.providers)) {
-    const settings = resolveProvider(config, name);
+    const settings = resolveProvider(config, name, env);
     for (const alias of Object.keys(provider.models)) add(`${name}/${alias}`, settings);
   }
   if (config.defaultModel !== undefined) {
-    add(config.defaultModel, resolveProvider(config, parseModelRef(config.defaultModel).provider));
+    add(
+      config.defaultModel,
+      resolveProvider(config, parseModelRef(config.defaultModel).provider, env),
+    );
   }
   for (const name of BUILTIN_PROVIDER_NAMES) {
-    const settings = resolveProvider(config, name);
+    const settings = resolveProvider(config, name, env);
     if (settings === undefined) continue;
     if (keyState(settings, env, credentials).ready) add(`${name}/*`, settings);
   }

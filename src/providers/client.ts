@@ -22,6 +22,7 @@ import { streamChatCompletions } from "./openai_chat.ts";
 import { streamResponses } from "./openai_responses.ts";
 import type { ProtocolAttempt, ProtocolOptions } from "./protocol.ts";
 import { isCredentialHeader, rememberSecret } from "../secrets.ts";
+import { ProviderError } from "./http_errors.ts";
 import { retryingStream, type RetryPolicy, type Sleep } from "./retry.ts";
 
 /** The wire protocols a provider may speak (config.yaml `protocol`). */
@@ -79,7 +80,9 @@ function attemptFor(protocol: WireProtocol): ProtocolAttempt {
  * @throws {UnsupportedProtocolError} when the protocol has no implementation
  */
 export function createModelClient(options: ModelClientOptions): ModelClient {
-  const attempt = attemptFor(options.protocol);
+  const attempt = options.protocol === "openai_responses"
+    ? responsesWithHint(options.ref.split("/")[0] ?? options.ref)
+    : attemptFor(options.protocol);
   rememberSecret(options.apiKey);
   for (const [name, value] of Object.entries(options.headers)) {
     if (isCredentialHeader(name)) rememberSecret(value);
@@ -94,4 +97,34 @@ export function createModelClient(options: ModelClientOptions): ModelClient {
       });
     },
   };
+}
+
+/**
+ * The Responses API, whose 404 from a server that is not OpenAI's says what
+ * most likely went wrong: the server (a gateway, a local server) only speaks
+ * chat completions.
+ */
+function responsesWithHint(provider: string): ProtocolAttempt {
+  return async function* (options, request, signal) {
+    try {
+      yield* streamResponses(options, request, signal);
+    } catch (error) {
+      if (!(error instanceof ProviderError) || error.status !== 404 || isOpenAi(options.baseUrl)) {
+        throw error;
+      }
+      throw new ProviderError(
+        error.kind,
+        `${error.message}: this server may only speak chat completions: set protocol: openai_chat_completions for provider ${provider}`,
+        { status: 404, cause: error },
+      );
+    }
+  };
+}
+
+function isOpenAi(baseUrl: string): boolean {
+  try {
+    return new URL(baseUrl).hostname === "api.openai.com";
+  } catch {
+    return false;
+  }
 }
