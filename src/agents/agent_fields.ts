@@ -6,7 +6,8 @@
  */
 
 import { describeValue } from "../config/describe_value.ts";
-import { type FieldPath, formatFieldPath, isRecord } from "../config/field_path.ts";
+import { type FieldPath, formatFieldPath } from "../field_path.ts";
+import { isRecord } from "../unknown.ts";
 import { modelRefProblem } from "../config/model_ref.ts";
 import type { AgentProblem } from "./agent_file_error.ts";
 import { isValidName, NAME_RULE } from "../names.ts";

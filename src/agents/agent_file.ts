@@ -13,7 +13,8 @@
 
 import { basename } from "node:path";
 import { describeValue } from "../config/describe_value.ts";
-import { type FieldPath, isRecord } from "../config/field_path.ts";
+import type { FieldPath } from "../field_path.ts";
+import { isRecord } from "../unknown.ts";
 import { parseYaml, type YamlSource } from "../config/yaml_source.ts";
 import { AgentFileError, agentFileError } from "./agent_file_error.ts";
 import {

@@ -24,7 +24,8 @@ import type {
 import { validate } from "./config_validator.js";
 import { describeValue } from "./describe_value.ts";
 import { isCredentialHeader, rememberSecret } from "../secrets.ts";
-import { formatFieldPath, isRecord } from "./field_path.ts";
+import { formatFieldPath } from "../field_path.ts";
+import { isRecord } from "../unknown.ts";
 import { checkMcpServers, type McpServerSettings, toMcpServers } from "./mcp_servers.ts";
 import { issuesFromAjv, type SchemaIssue } from "./schema_issues.ts";
 import { parseYaml, type YamlSource } from "./yaml_source.ts";

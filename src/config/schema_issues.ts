@@ -7,7 +7,8 @@
 
 import type { ErrorObject } from "ajv";
 import { describeKind, describeValue } from "./describe_value.ts";
-import { type FieldPath, isRecord, parseJsonPointer } from "./field_path.ts";
+import { type FieldPath, parseJsonPointer } from "../field_path.ts";
+import { isRecord } from "../unknown.ts";
 
 /** One problem in a document, at a key path. */
 export interface SchemaIssue {

@@ -6,7 +6,7 @@
  */
 
 import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument } from "yaml";
-import type { FieldPath } from "./field_path.ts";
+import type { FieldPath } from "../field_path.ts";
 import { errorMessage } from "../unknown.ts";
 
 /** A 1-based line and column in the YAML text. */

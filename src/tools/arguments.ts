@@ -12,6 +12,7 @@
 import type { ErrorObject } from "ajv";
 import { compileToolSchema } from "./tool_schema.ts";
 import { errorMessage } from "../unknown.ts";
+import { formatFieldPath, parseJsonPointer, valueAt } from "../field_path.ts";
 
 /** The outcome of {@link validateToolArguments}. */
 export type ArgumentCheck =
@@ -34,34 +35,6 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return prototype === Object.prototype || prototype === null;
 }
 
-/** JSON Pointer segments of an ajv `instancePath`. */
-function segmentsOf(instancePath: string): string[] {
-  if (instancePath === "") return [];
-  return instancePath.slice(1).split("/").map((part) =>
-    part.replaceAll("~1", "/").replaceAll("~0", "~")
-  );
-}
-
-/** `["headers", "a"]` → `headers.a`, `["items", "0"]` → `items[0]`. */
-function displayPath(segments: readonly string[]): string {
-  let path = "";
-  for (const segment of segments) {
-    if (/^\d+$/.test(segment)) path += `[${segment}]`;
-    else path += path === "" ? segment : `.${segment}`;
-  }
-  return path;
-}
-
-function valueAt(root: unknown, segments: readonly string[]): unknown {
-  let value = root;
-  for (const segment of segments) {
-    if (Array.isArray(value)) value = value[Number(segment)];
-    else if (isPlainObject(value)) value = value[segment];
-    else return undefined;
-  }
-  return value;
-}
-
 function describeValue(value: unknown): string {
   const text = JSON.stringify(value) ?? String(value);
   return text.length > MAX_FOUND_CHARS ? `${text.slice(0, MAX_FOUND_CHARS)}…` : text;
@@ -74,15 +47,17 @@ function stringParam(error: ErrorObject, name: string): string {
 
 /** One ajv error in the words the model reads. */
 function describeError(error: ErrorObject, args: Record<string, unknown>): string {
-  const segments = segmentsOf(error.instancePath);
-  const nested = (name: string) => JSON.stringify(displayPath([...segments, name]));
+  const segments = parseJsonPointer(error.instancePath, args);
+  const nested = (name: string) => JSON.stringify(formatFieldPath([...segments, name]));
   switch (error.keyword) {
     case "required":
       return `${nested(stringParam(error, "missingProperty"))} is required`;
     case "additionalProperties":
       return `unexpected property ${nested(stringParam(error, "additionalProperty"))}`;
   }
-  const subject = segments.length === 0 ? "the arguments" : JSON.stringify(displayPath(segments));
+  const subject = segments.length === 0
+    ? "the arguments"
+    : JSON.stringify(formatFieldPath(segments));
   const found = describeValue(valueAt(args, segments));
   if (error.keyword === "enum" && Array.isArray(error.params.allowedValues)) {
     const allowed = error.params.allowedValues.map((value: unknown) => describeValue(value));

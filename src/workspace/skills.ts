@@ -16,7 +16,7 @@
 
 import { join } from "node:path";
 import { splitFrontmatter } from "../agents/frontmatter.ts";
-import { isRecord } from "../config/field_path.ts";
+import { isRecord } from "../unknown.ts";
 import { parseYaml } from "../config/yaml_source.ts";
 import { errorMessage } from "../unknown.ts";
 

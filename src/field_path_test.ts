@@ -1,5 +1,5 @@
 import { deepStrictEqual, strictEqual } from "node:assert/strict";
-import { formatFieldPath, isRecord, parseJsonPointer } from "./field_path.ts";
+import { formatFieldPath, parseJsonPointer, valueAt } from "./field_path.ts";
 
 Deno.test("formatFieldPath() dots keys, brackets indexes and quotes odd keys", () => {
   strictEqual(formatFieldPath([]), "");
@@ -17,9 +17,10 @@ Deno.test("parseJsonPointer() turns list positions into numbers only inside list
   deepStrictEqual(parseJsonPointer("/x~0y"), ["x~y"]);
 });
 
-Deno.test("isRecord() accepts mappings only", () => {
-  strictEqual(isRecord({}), true);
-  strictEqual(isRecord([]), false);
-  strictEqual(isRecord(null), false);
-  strictEqual(isRecord("x"), false);
+Deno.test("valueAt() walks mappings and lists, and is undefined past a scalar", () => {
+  const data = { items: [{ name: "a" }], n: 1 };
+  strictEqual(valueAt(data, ["items", 0, "name"]), "a");
+  strictEqual(valueAt(data, ["items", "0", "name"]), "a");
+  strictEqual(valueAt(data, ["n", "x"]), undefined);
+  strictEqual(valueAt(data, []), data);
 });

@@ -1,6 +1,10 @@
 /**
- * Key paths into YAML documents, printed the way users read them:
- * `providers.local.base_url`, `tools[1]`, `headers["x.y"]`.
+ * Key paths into parsed documents (config.yaml, agent frontmatter, a tool
+ * call's arguments), printed the way people read them:
+ * `providers.local.base_url`, `tools[1]`, `headers["x.y"]`; and the JSON
+ * pointers of ajv errors turned into such paths.
+ *
+ * A leaf module: it imports nothing, and every folder may import it.
  *
  * @module
  */
@@ -47,12 +51,18 @@ export function parseJsonPointer(pointer: string, data?: unknown): FieldPath {
       node = node[index];
     } else {
       segments.push(key);
-      node = isRecord(node) ? node[key] : undefined;
+      node = valueAt(node, [key]);
     }
   }
   return segments;
 }
 
-import { isRecord } from "../unknown.ts";
-
-export { isRecord };
+/** The value at `path` inside `data` (list indexes as numbers or digit strings); undefined when absent. */
+export function valueAt(data: unknown, path: FieldPath): unknown {
+  let node = data;
+  for (const segment of path) {
+    if (typeof node !== "object" || node === null) return undefined;
+    node = Array.isArray(node) ? node[Number(segment)] : (node as Record<string, unknown>)[segment];
+  }
+  return node;
+}
