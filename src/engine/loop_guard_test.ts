@@ -1,5 +1,5 @@
 import { strictEqual as assertEquals } from "node:assert/strict";
-import { createLoopGuard } from "./loop_guard.ts";
+import { createLoopGuard, loopNote, withLoopNote } from "./loop_guard.ts";
 import type { CallOutcome } from "./tool_batch.ts";
 
 function round(command: string, text: string): CallOutcome[] {
@@ -9,25 +9,28 @@ function round(command: string, text: string): CallOutcome[] {
   }];
 }
 
-Deno.test("createLoopGuard() trips on the third identical round", () => {
+Deno.test("createLoopGuard() counts identical rounds in a row", () => {
   const guard = createLoopGuard();
-  assertEquals(guard.observe(round("ls", "a")), false);
-  assertEquals(guard.observe(round("ls", "a")), false);
-  assertEquals(guard.observe(round("ls", "a")), true);
+  for (const expected of [1, 2, 3, 4, 5]) assertEquals(guard.observe(round("ls", "a")), expected);
 });
 
 Deno.test("createLoopGuard() ignores call ids and resets when the result changes", () => {
   const guard = createLoopGuard();
   guard.observe(round("ls", "a"));
   guard.observe(round("ls", "a"));
-  assertEquals(guard.observe(round("ls", "b")), false);
-  assertEquals(guard.observe(round("ls", "b")), false);
-  assertEquals(guard.observe(round("ls", "b")), true);
+  assertEquals(guard.observe(round("ls", "b")), 1);
+  assertEquals(guard.observe(round("ls", "b")), 2);
 });
 
 Deno.test("createLoopGuard() resets when the arguments change", () => {
   const guard = createLoopGuard();
   guard.observe(round("ls", "a"));
   guard.observe(round("ls", "a"));
-  assertEquals(guard.observe(round("ls -l", "a")), false);
+  assertEquals(guard.observe(round("ls -l", "a")), 1);
+});
+
+Deno.test("withLoopNote() appends the note to every result and keeps the rest", () => {
+  const [noted] = withLoopNote(round("ls", "a"), 3);
+  assertEquals(noted?.result.text, `a\n\n${loopNote(3)}`);
+  assertEquals(noted?.result.isError, false);
 });

@@ -31,7 +31,13 @@ import type { CallableTool } from "../tools/tool.ts";
 import { type Compactor, createRunContext } from "./compaction.ts";
 import type { EventSink } from "./events.ts";
 import { AFTER_RUN_GRACE_MS, type Chained, type EndReason, type HookRunner } from "./hooks.ts";
-import { createLoopGuard, LOOP_GUARD_MESSAGE } from "./loop_guard.ts";
+import {
+  createLoopGuard,
+  LOOP_GUARD_MESSAGE,
+  LOOP_GUARD_ROUNDS,
+  LOOP_NOTE_ROUND,
+  withLoopNote,
+} from "./loop_guard.ts";
 import { streamModelTurn } from "./model_turn.ts";
 import type { SessionWriter } from "./session_writer.ts";
 import { type CallOutcome, runToolBatch, skippedCalls, toResultMessage } from "./tool_batch.ts";
@@ -210,14 +216,19 @@ async function loop(options: RunOptions, prompt: string, state: RunState): Promi
         emit,
         signal,
       });
-    const results = toResultMessage(outcomes);
+    const repeats = guard.observe(outcomes);
+    const results = toResultMessage(
+      repeats >= LOOP_NOTE_ROUND && repeats < LOOP_GUARD_ROUNDS
+        ? withLoopNote(outcomes, repeats)
+        : outcomes,
+    );
     await session.append(results);
     messages.push(results);
     signal.throwIfAborted();
     if (limitReached) {
       throw new RunStop(`the run reached its --max-turns limit of ${options.maxTurns} turns`);
     }
-    if (guard.observe(outcomes)) throw new RunStop(LOOP_GUARD_MESSAGE);
+    if (repeats >= LOOP_GUARD_ROUNDS) throw new RunStop(LOOP_GUARD_MESSAGE);
   }
 }
 
