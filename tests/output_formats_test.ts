@@ -149,3 +149,36 @@ Deno.test("run rejects an unknown --output format with exit 2", async () => {
   assert.equal(result.stdout, "");
   assert.match(linesOf(result.stderr).at(-1) ?? "", /^rienda: .*"xml".*/);
 });
+
+Deno.test("run --output json prints an error object when the run fails before it starts", async () => {
+  await using provider = await startFakeProvider([{ text: "never" }]);
+  await using env = await createTestEnv({ provider });
+  const cases: { args: string[]; code: number; error: RegExp }[] = [
+    { args: ["-a", "missing", "go"], code: 1, error: /missing/ },
+    { args: ["-a", "coder", "-m", "nope/x", "go"], code: 1, error: /unknown provider "nope"/ },
+    { args: ["-a", "coder", "--max-turns", "0", "go"], code: 2, error: /--max-turns/ },
+    { args: ["-a", "coder", "--agnet", "x", "go"], code: 2, error: /unknown option "--agnet"/ },
+    { args: ["-a", "coder"], code: 2, error: /no prompt/ },
+  ];
+  for (const { args, code, error } of cases) {
+    for (const output of [["--output", "json"], ["--output=json"]]) {
+      const result = await env.run(["run", ...output, ...args]);
+      assert.equal(result.code, code, `${args.join(" ")}: ${result.stderr}`);
+      const [object, ...rest] = jsonLines(result.stdout);
+      assert.deepEqual(rest, []);
+      assert.deepEqual(Object.keys(object ?? {}), ["error", "reason"]);
+      assert.equal(object?.reason, "error");
+      assert.match(String(object?.error), error);
+      // The stderr line says the same.
+      assert.ok(result.stderr.includes(`rienda: ${object?.error}`), result.stderr);
+    }
+  }
+  assert.equal(provider.requests.length, 0);
+});
+
+Deno.test("run --output text prints nothing on stdout when the run fails before it starts", async () => {
+  await using env = await createTestEnv();
+  const result = await env.run(["run", "-a", "missing", "go"]);
+  assert.equal(result.code, 1);
+  assert.equal(result.stdout, "");
+});

@@ -20,6 +20,7 @@ import { addSetupCommands } from "./setup_program.ts";
 import { versionLine } from "./version.ts";
 import { CONFIG_FLAG_HELP, stringFlag } from "./flags.ts";
 import { interactiveCommand, isInteractiveInvocation } from "./interactive.ts";
+import { printJsonFailure, wantsJsonRun, watchStdout } from "./json_failure.ts";
 
 /** What a parsed invocation does once commander is done with argv. */
 type Action = () => Promise<number>;
@@ -49,6 +50,17 @@ export async function runCli(
   if (isInteractiveInvocation(argv)) {
     return await interactiveCommand(argv, io, signal);
   }
+  if (!wantsJsonRun(argv)) return await runParsed(argv, io, signal);
+  const watched = watchStdout(io);
+  try {
+    return await runParsed(argv, watched, signal);
+  } catch (error) {
+    printJsonFailure(watched, error, signal.aborted);
+    throw error;
+  }
+}
+
+async function runParsed(argv: readonly string[], io: Io, signal: AbortSignal): Promise<number> {
   const first = argv[0];
   if (first !== undefined && !first.startsWith("-") && !COMMANDS.has(first)) {
     io.stderr.write(buildProgram(io, signal, () => {}).helpInformation());

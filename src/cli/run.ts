@@ -55,7 +55,7 @@ export async function runCommand(
     ? { kind: "latest" as const }
     : undefined;
   const prompt = await readPrompt(io, flags.prompt, words);
-  const renderer = createRenderer(io, flags.output);
+  const renderer = createRenderer(io, flags);
   // A person at the terminal answers ctx.confirm (docs/cli.md); otherwise it is -y or no.
   const confirm = io.stdinIsTerminal && io.stderr.isTerminal && !flags.autoApprove
     ? createTerminalConfirm(io.stderr, createStyle(useColor(io.stderr, io.env)), renderer.finish)
@@ -94,13 +94,14 @@ export async function runCommand(
   }
 }
 
-function createRenderer(io: Io, output: RunFlags["output"]): Renderer {
-  switch (output) {
+function createRenderer(io: Io, flags: RunFlags): Renderer {
+  switch (flags.output) {
     case "text":
       return createTextRenderer({
         stdout: io.stdout,
         stderr: io.stderr,
         style: createStyle(useColor(io.stderr, io.env)),
+        showSession: !flags.noSession,
       });
     case "json":
       return createJsonRenderer(io.stdout);

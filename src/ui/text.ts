@@ -24,6 +24,8 @@ export interface TextRendererOptions {
   readonly stdout: TextSink;
   readonly stderr: TextSink;
   readonly style: Style;
+  /** Print `session: <id>` first; false for a run that keeps nothing (`--no-session`). */
+  readonly showSession: boolean;
 }
 
 /** A renderer plus a way to clear its progress line before the CLI writes. */
@@ -57,7 +59,7 @@ export function createTextRenderer(options: TextRendererOptions): Renderer {
   const sink: EventSink = (event) => {
     switch (event.type) {
       case "run_start":
-        line(`session: ${event.sessionId}`);
+        if (options.showSession) line(`session: ${event.sessionId}`);
         for (const diagnostic of event.diagnostics) line(style.yellow(err(diagnostic)));
         spinner.start("waiting for the model");
         break;
