@@ -146,7 +146,10 @@ Deno.test("--no-session keeps nothing on disk", async () => {
   const result = await env.run(["run", "-a", "coder", "--no-session", "hello"]);
   assert.equal(result.code, 0, result.stderr);
   assert.equal(result.stdout, "ephemeral\n");
-  assert.ok(!result.stderr.includes("session:"), `a session line for nothing kept: ${result.stderr}`);
+  assert.ok(
+    !result.stderr.includes("session:"),
+    `a session line for nothing kept: ${result.stderr}`,
+  );
   assert.deepEqual(await env.sessionFiles(), []);
   await assert.rejects(Deno.stat(`${env.home}/sessions`), Deno.errors.NotFound);
 });
