@@ -243,6 +243,8 @@ export function runApp(options: AppOptions): Promise<number> {
       }
       if (key.ctrl && key.name === "o") {
         expanded = !expanded;
+        // Finished blocks are in the scrollback: the last collapsed one is printed again, whole.
+        if (expanded) transcript.expandLast(width, now);
         say(
           expanded ? "tool output and thinking shown whole" : "tool output and thinking collapsed",
         );

@@ -1,7 +1,9 @@
 /**
  * The real terminal of interactive mode: raw mode, key input, size, resize,
- * and the escape modes it turns on (bracketed paste) — always turned off
- * again, on quit, on a crash and on SIGTERM or SIGHUP.
+ * and the escape modes it turns on (bracketed paste, and the kitty keyboard
+ * protocol's "disambiguate" flag plus xterm's modifyOtherKeys level 1, so
+ * Shift+Enter arrives as a key of its own where the terminal supports either)
+ * — always turned off again, on quit, on a crash and on SIGTERM or SIGHUP.
  *
  * Deno restores the termios mode itself on exit; escape modes it does not,
  * so {@link Term.restore} writes their reset and runs from every exit path:
@@ -29,9 +31,13 @@ export interface Term {
   resume(): void;
 }
 
-const ENTER_MODES = "\x1b[?2004h";
-/** Bracketed paste off, cursor shown, synchronized output ended, attributes reset. */
-export const RESTORE_MODES = "\x1b[?2004l\x1b[?25h\x1b[?2026l\x1b[0m";
+/** Bracketed paste on; kitty keyboard flags 1 pushed; modifyOtherKeys 1. */
+const ENTER_MODES = "\x1b[?2004h\x1b[>1u\x1b[>4;1m";
+/**
+ * Bracketed paste off, kitty keyboard flags popped, modifyOtherKeys reset,
+ * cursor shown, synchronized output ended, attributes reset.
+ */
+export const RESTORE_MODES = "\x1b[?2004l\x1b[<u\x1b[>4m\x1b[?25h\x1b[?2026l\x1b[0m";
 
 /** Terminal size with the fallbacks a pty reporting 0x0 needs: COLUMNS/LINES, then 80x24. */
 export function terminalSize(env: (name: string) => string | undefined): {
@@ -89,7 +95,10 @@ export function createDenoTerm(
   }
 
   return {
+    // Read afresh on each frame, not only on SIGWINCH: a frame drawn at the old width
+    // after the terminal has resized (the signal still queued) would leave debris.
     get columns() {
+      if (started && !restored) size = terminalSize(env);
       return size.columns;
     },
     get rows() {

@@ -6,6 +6,8 @@
  *   answer being streamed commits its finished Markdown blocks as it goes.
  * - A retried response drops what was not committed yet; a row says so.
  * - An interrupted turn keeps what was shown, and says it was interrupted.
+ * - The last thinking or tool block committed collapsed is kept, so
+ *   {@link Transcript.expandLast} can print it again whole (Ctrl+O).
  *
  * @module
  */
@@ -54,6 +56,11 @@ export interface Transcript {
   activity(): string | null;
   /** The text of the last answer, for `/copy`. */
   lastAnswer(): string;
+  /**
+   * Prints the last block committed collapsed (thinking, tool output) again,
+   * whole, with the next frame's commit (nothing when there is none).
+   */
+  expandLast(width: number, now: number): void;
 }
 
 /** How a turn ended, for the rows that close it. */
@@ -70,6 +77,9 @@ export function createTranscript(options: { theme: Theme; expanded: () => boolea
   let blocks: Block[] = [];
   let answer = "";
   let running = false;
+  /** The last done thinking or tool block committed with rows hidden. */
+  let collapsed: Block | null = null;
+  let reprint: string[] = [];
 
   const last = () => blocks.at(-1);
   const finishStreaming = () => {
@@ -81,8 +91,12 @@ export function createTranscript(options: { theme: Theme; expanded: () => boolea
     blocks.push({ kind: "notice", text, tone, done: true });
   };
 
-  function render(block: Block, width: number, now: number): string[] {
-    const expanded = options.expanded();
+  function render(
+    block: Block,
+    width: number,
+    now: number,
+    expanded = options.expanded(),
+  ): string[] {
     switch (block.kind) {
       case "user":
         return userRows(block.text, width, theme);
@@ -226,11 +240,17 @@ export function createTranscript(options: { theme: Theme; expanded: () => boolea
       for (const block of replayBlocks(messages)) blocks.push(block);
     },
     frame(width, now) {
-      const commit: string[] = [];
+      const commit = reprint;
+      reprint = [];
       while (blocks.length > 0) {
         const first = blocks[0]!;
         if (first.done) {
-          commit.push(...render(first, width, now));
+          const rows = render(first, width, now);
+          if (
+            (first.kind === "thinking" || first.kind === "tool") &&
+            render(first, width, now, true).length > rows.length
+          ) collapsed = first;
+          commit.push(...rows);
           blocks.shift();
           continue;
         }
@@ -255,6 +275,11 @@ export function createTranscript(options: { theme: Theme; expanded: () => boolea
       return "waiting for the model";
     },
     lastAnswer: () => answer,
+    expandLast(width, now) {
+      if (collapsed === null) return;
+      reprint.push(...render(collapsed, width, now, true));
+      collapsed = null;
+    },
   };
 }
 
@@ -307,8 +332,9 @@ function replayBlocks(messages: readonly Message[]): Block[] {
 /** 24_600 → "24.6k". */
 export function formatTokens(tokens: number): string {
   if (tokens < 1000) return String(tokens);
-  if (tokens < 1_000_000) return `${(tokens / 1000).toFixed(tokens < 10_000 ? 1 : 0)}k`;
-  return `${(tokens / 1_000_000).toFixed(1)}M`;
+  const short = (value: number) => value.toFixed(value < 100 ? 1 : 0).replace(/\.0$/, "");
+  if (tokens < 1_000_000) return `${short(tokens / 1000)}k`;
+  return `${short(tokens / 1_000_000)}M`;
 }
 
 function footnote(end: TurnEnd): string {
