@@ -322,3 +322,54 @@ Deno.test("the module graph of every command leaves the interactive UI out (it l
   );
   assert.deepEqual(loaded, []);
 });
+
+/** A program that starts the interactive mode's terminal, then fails on a key without catching it. */
+const CRASHING = (term: string) => `
+import { createDenoTerm } from ${JSON.stringify(term)};
+const encoder = new TextEncoder();
+const write = (text: string) => void Deno.stdout.writeSync(encoder.encode(text));
+const term = createDenoTerm(write, (name) => Deno.env.get(name));
+term.start({
+  onInput(text) {
+    write("\\x1b[?25l");
+    if (text === "t") setTimeout(() => { throw new Error("boom in a timer"); }, 0);
+    else throw new Error("boom in a key handler");
+  },
+  onResize() {},
+  onHangup() {},
+});
+write("ready\\r\\n");
+`;
+
+for (const [path, key] of [["a key handler", "k"], ["a timer", "t"]] as const) {
+  Deno.test(`interactive: an uncaught error in ${path} still restores the terminal`, async () => {
+    await using env = await createTestEnv();
+    const script = await env.writeFile(
+      "crash.ts",
+      CRASHING(new URL("../src/ui/interactive/term.ts", import.meta.url).href),
+    );
+    await using pty = await chat(env, [], {
+      command: [
+        Deno.execPath(),
+        "run",
+        "-q",
+        "-A",
+        "--config",
+        `${CHECKOUT_DIR}/deno.json`,
+        script,
+      ],
+    });
+    await pty.waitFor((s) => s.includes("ready"), "the start");
+    await pty.type(key);
+    const { code, raw, sttyAfter } = await pty.wait();
+    assert.equal(code, 1);
+    assert.match(raw, /boom in a/);
+    const after = raw.slice(raw.lastIndexOf("\x1b[?2004h"));
+    for (const reset of ["\x1b[?2004l", "\x1b[<u", "\x1b[>4m"]) {
+      assert.ok(after.includes(reset), `${JSON.stringify(reset)} missing after the crash`);
+    }
+    assert.ok(after.lastIndexOf("\x1b[?25h") > after.lastIndexOf("\x1b[?25l"), "cursor hidden");
+    assert.match(sttyAfter, /(^|\s)icanon(\s|$)/, "still in raw mode");
+    assert.match(sttyAfter, /(^|\s)echo(\s|$)/, "echo left off");
+  });
+}

@@ -19,6 +19,8 @@ import { childEnv, riendaDenoArgs, type RiendaOptions } from "./rienda.ts";
 export interface PtyOptions extends RiendaOptions {
   readonly cols?: number;
   readonly rows?: number;
+  /** Runs this command line instead of the CLI (`args` is then ignored). */
+  readonly command?: readonly string[];
 }
 
 /** A CLI running in a pty. */
@@ -49,13 +51,14 @@ function quote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
-/** Starts `rienda <args>` in a pty of `cols`x`rows` (default 80x24). */
+/** Starts `rienda <args>` (or `options.command`) in a pty of `cols`x`rows` (default 80x24). */
 export async function startPty(args: readonly string[], options: PtyOptions): Promise<PtySession> {
   const { cols = 80, rows = 24, timeoutMs = 60_000 } = options;
   const dir = await Deno.makeTempDir({ prefix: "rienda-pty-" });
   const env = await childEnv(options);
   env.TERM ??= "xterm-256color";
-  const command = [Deno.execPath(), ...riendaDenoArgs(args)].map(quote).join(" ");
+  const command = (options.command ?? [Deno.execPath(), ...riendaDenoArgs(args)]).map(quote)
+    .join(" ");
   const inner = [
     `echo $$ > ${quote(`${dir}/pid`)}`,
     `tty > ${quote(`${dir}/tty`)}`,
