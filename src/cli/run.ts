@@ -12,7 +12,7 @@ import type { Io } from "../ui/io.ts";
 import { createJsonRenderer } from "../ui/json.ts";
 import { createStreamJsonRenderer } from "../ui/stream_json.ts";
 import { createTextRenderer, type Renderer } from "../ui/text.ts";
-import { createStyle, useColor } from "../ui/terminal.ts";
+import { createStyle, useColor, useSpinner } from "../ui/terminal.ts";
 import { createTerminalConfirm } from "../ui/terminal_confirm.ts";
 import { EXIT, INTERRUPTED_LINE, UsageError } from "./exit.ts";
 import { readPrompt } from "./prompt_input.ts";
@@ -102,6 +102,7 @@ function createRenderer(io: Io, flags: RunFlags): Renderer {
         stderr: io.stderr,
         style: createStyle(useColor(io.stderr, io.env)),
         showSession: !flags.noSession,
+        spinner: useSpinner(io.stderr, io.env),
       });
     case "json":
       return createJsonRenderer(io.stdout);

@@ -1,6 +1,6 @@
 /**
- * Terminal styling, decided once: colour only when the stream is a terminal
- * and `NO_COLOR` is unset; a spinner only on a terminal.
+ * Terminal styling, decided once: colour and a spinner only when the stream
+ * is a terminal, `NO_COLOR` is unset and `TERM` is not `dumb`.
  *
  * @module
  */
@@ -17,10 +17,18 @@ export interface Style {
   readonly bold: (text: string) => string;
 }
 
-/** Whether to colour `sink` (https://no-color.org: any non-empty NO_COLOR disables it). */
+/**
+ * Whether to colour `sink`: a terminal, `NO_COLOR` unset or empty
+ * (https://no-color.org) and `TERM` other than `dumb`.
+ */
 export function useColor(sink: TextSink, env: (name: string) => string | undefined): boolean {
   const noColor = env("NO_COLOR");
-  return sink.isTerminal && (noColor === undefined || noColor === "");
+  return sink.isTerminal && (noColor === undefined || noColor === "") && env("TERM") !== "dumb";
+}
+
+/** Whether to animate a spinner on `sink`: exactly when it may be coloured (plain lines otherwise). */
+export function useSpinner(sink: TextSink, env: (name: string) => string | undefined): boolean {
+  return useColor(sink, env);
 }
 
 /** A style that colours when `enabled`. */
@@ -39,7 +47,8 @@ export function createStyle(enabled: boolean): Style {
 
 /** A one-line progress indicator on a terminal stream. */
 export interface Spinner {
-  start(label: string): void;
+  /** Shows `label` (a function is asked again at every frame, e.g. for an elapsed time). */
+  start(label: string | (() => string)): void;
   /** Clears the line; call before writing anything else to the stream. */
   stop(): void;
 }
@@ -47,14 +56,15 @@ export interface Spinner {
 const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 const FRAME_MS = 80;
 
-/** A spinner on `sink`, or one that does nothing when `sink` is not a terminal. */
-export function createSpinner(sink: TextSink, style: Style): Spinner {
-  if (!sink.isTerminal) return { start() {}, stop() {} };
+/** A spinner on `sink`, or one that does nothing when not `enabled` (see {@link useSpinner}). */
+export function createSpinner(sink: TextSink, style: Style, enabled: boolean): Spinner {
+  if (!enabled) return { start() {}, stop() {} };
   let timer: ReturnType<typeof setInterval> | undefined;
   let frame = 0;
-  let label = "";
+  let label: string | (() => string) = "";
   const draw = () => {
-    sink.write(`\r\x1b[K${style.cyan(FRAMES[frame % FRAMES.length]!)} ${style.dim(label)}`);
+    const text = typeof label === "string" ? label : label();
+    sink.write(`\r\x1b[K${style.cyan(FRAMES[frame % FRAMES.length]!)} ${style.dim(text)}`);
     frame++;
   };
   return {
@@ -73,4 +83,11 @@ export function createSpinner(sink: TextSink, style: Style): Spinner {
       sink.write("\r\x1b[K");
     },
   };
+}
+
+/** An elapsed time for a progress line: `4s`, `1m 05s`. */
+export function formatElapsed(ms: number): string {
+  const seconds = Math.max(0, Math.floor(ms / 1000));
+  if (seconds < 60) return `${seconds}s`;
+  return `${Math.floor(seconds / 60)}m ${String(seconds % 60).padStart(2, "0")}s`;
 }

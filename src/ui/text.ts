@@ -6,7 +6,9 @@
  * - An assistant message is printed once it is complete (after retries and
  *   after `afterModelResponse`), so a discarded partial or an unredacted
  *   draft never reaches stdout.
- * - A spinner shows progress on stderr only when stderr is a terminal.
+ * - A spinner shows progress on stderr only when stderr is a terminal and
+ *   colour is allowed: waiting for the model, writing, and a running tool
+ *   with its elapsed time while it prints nothing.
  * - Text of the model, tools and extensions printed on a terminal has its
  *   control characters written out (`terminal_text.ts`); stdout to a pipe or a
  *   file stays byte-exact.
@@ -16,7 +18,7 @@
 
 import type { EventSink } from "../engine/events.ts";
 import type { TextSink } from "./io.ts";
-import { createSpinner, type Style } from "./terminal.ts";
+import { createSpinner, formatElapsed, type Style } from "./terminal.ts";
 import { safeFor } from "./terminal_text.ts";
 
 /** Where and how the text renderer writes. */
@@ -26,6 +28,8 @@ export interface TextRendererOptions {
   readonly style: Style;
   /** Print `session: <id>` first; false for a run that keeps nothing (`--no-session`). */
   readonly showSession: boolean;
+  /** Animate progress on stderr (`useSpinner`): a terminal, colour allowed. */
+  readonly spinner: boolean;
 }
 
 /** A renderer plus a way to clear its progress line before the CLI writes. */
@@ -38,7 +42,9 @@ export interface Renderer {
 /** Creates the text renderer. */
 export function createTextRenderer(options: TextRendererOptions): Renderer {
   const { stdout, stderr, style } = options;
-  const spinner = createSpinner(stderr, style);
+  const spinner = createSpinner(stderr, style, options.spinner);
+  /** The progress label of the running tool call, while there is one. */
+  let toolProgress: (() => string) | undefined;
   let stderrAtLineStart = true;
   const streamedCalls = new Set<string>();
   let streamedChars = 0;
@@ -77,17 +83,25 @@ export function createTextRenderer(options: TextRendererOptions): Renderer {
           stdout.write(out(event.text.endsWith("\n") ? event.text : `${event.text}\n`));
         }
         break;
-      case "tool_call":
+      case "tool_call": {
         line(`${style.cyan("tool:")} ${err(`${event.name} ${JSON.stringify(event.arguments)}`)}`);
+        const started = Date.now();
+        const name = err(event.name);
+        toolProgress = () => `running ${name} (${formatElapsed(Date.now() - started)})`;
+        spinner.start(toolProgress);
         break;
+      }
       case "tool_output":
         spinner.stop();
         if (event.text === "") break;
         streamedCalls.add(event.id);
         stderr.write(style.dim(err(event.text)));
         stderrAtLineStart = event.text.endsWith("\n");
+        // Silent again at the start of a line: the spinner comes back below the output.
+        if (stderrAtLineStart && toolProgress !== undefined) spinner.start(toolProgress);
         break;
       case "tool_result":
+        toolProgress = undefined;
         if (event.isError) {
           line(
             style.red(`tool failed: ${err(failureText(event.text, streamedCalls.has(event.id)))}`),
