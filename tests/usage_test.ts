@@ -14,7 +14,7 @@ for (const args of [["--help"], ["-h"], ["help"]]) {
   });
 }
 
-for (const args of [["--version"], ["-v"], ["version"]]) {
+for (const args of [["--version"], ["-v"], ["-V"], ["version"]]) {
   Deno.test(`rienda ${args.join(" ")} prints "rienda 0.1.0" on stdout and exits 0`, async () => {
     await using env = await createTestEnv();
     const result = await env.run(args);
@@ -37,7 +37,11 @@ Deno.test("rienda run --help prints the run flags on stdout and exits 0", async 
 
 /** Usage errors: exit 2, `rienda: …` last on stderr, nothing on stdout, nothing sent. */
 const USAGE_ERRORS: { claim: string; args: string[]; stdin?: string; expect: RegExp }[] = [
-  { claim: "an unknown command", args: ["x"], expect: /^rienda: unknown command "x"$/ },
+  {
+    claim: "an unknown command",
+    args: ["x"],
+    expect: /^rienda: unknown command "x" \(rienda --help lists them\)$/,
+  },
   { claim: "an unknown flag", args: ["run", "-a", "coder", "--bogus", "hi"], expect: /--bogus/ },
   {
     claim: "run without a prompt and an empty stdin",

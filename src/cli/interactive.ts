@@ -14,6 +14,7 @@ import type { ChatBackend } from "../ui/interactive/backend.ts";
 import type { Io } from "../ui/io.ts";
 import { UsageError } from "./exit.ts";
 import { parseInteractiveFlags } from "./interactive_flags.ts";
+import { VERSION_WORDS } from "./version.ts";
 
 /** The usage error of a chat without a terminal. */
 const NEEDS_TERMINAL_MESSAGE =
@@ -24,7 +25,7 @@ const NEEDS_TERMINAL_MESSAGE =
 export function isInteractiveInvocation(argv: readonly string[]): boolean {
   const first = argv[0];
   if (first === undefined) return true;
-  if (["-h", "--help", "-v", "--version"].includes(first)) return false;
+  if (first === "-h" || first === "--help" || VERSION_WORDS.includes(first)) return false;
   return first.startsWith("-") || /\s/.test(first);
 }
 

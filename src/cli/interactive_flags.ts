@@ -8,7 +8,7 @@
 import { Command, CommanderError, Option } from "commander";
 import type { Io } from "../ui/io.ts";
 import { UsageError } from "./exit.ts";
-import { CONFIG_FLAG_HELP, stringFlag } from "./flags.ts";
+import { commanderMessage, CONFIG_FLAG_HELP, stringFlag } from "./flags.ts";
 
 /** The parsed flags of the interactive mode. */
 export interface InteractiveFlags {
@@ -29,6 +29,7 @@ export function parseInteractiveFlags(argv: readonly string[], io: Io): Interact
   let parsed: InteractiveFlags | undefined;
   const program = new Command("rienda")
     .exitOverride()
+    .showSuggestionAfterError(true)
     .configureOutput({
       writeOut: (t) => io.stdout.write(t),
       writeErr: () => {},
@@ -63,9 +64,7 @@ export function parseInteractiveFlags(argv: readonly string[], io: Io): Interact
     program.parse([...argv], { from: "user" });
   } catch (error) {
     if (!(error instanceof CommanderError)) throw error;
-    throw new UsageError(
-      error.message.replace(/^error: /, "").replace(/'([^']*)'/g, '"$1"').replace(/\.$/, ""),
-    );
+    throw new UsageError(commanderMessage(error.message));
   }
   if (parsed === undefined) throw new UsageError("could not read the arguments");
   return parsed;

@@ -18,28 +18,13 @@ import type { RunFlags } from "./run.ts";
 import { addSessionsCommand } from "./sessions_program.ts";
 import { addSetupCommands } from "./setup_program.ts";
 import { versionLine } from "./version.ts";
-import { CONFIG_FLAG_HELP, stringFlag } from "./flags.ts";
+import { commanderMessage, CONFIG_FLAG_HELP, stringFlag } from "./flags.ts";
+import { unknownCommandError } from "./command_words.ts";
 import { interactiveCommand, isInteractiveInvocation } from "./interactive.ts";
 import { printJsonFailure, wantsJsonRun, watchStdout } from "./json_failure.ts";
 
 /** What a parsed invocation does once commander is done with argv. */
 type Action = () => Promise<number>;
-
-/** The names of the top-level commands, for the unknown-command check. */
-const COMMANDS = new Set([
-  "run",
-  "agents",
-  "auth",
-  "models",
-  "sessions",
-  "tools",
-  "hooks",
-  "mcp",
-  "doctor",
-  "init",
-  "help",
-  "version",
-]);
 
 /** Parses `argv` and runs the command; resolves to the exit code. */
 export async function runCli(
@@ -61,19 +46,16 @@ export async function runCli(
 }
 
 async function runParsed(argv: readonly string[], io: Io, signal: AbortSignal): Promise<number> {
-  const first = argv[0];
-  if (first !== undefined && !first.startsWith("-") && !COMMANDS.has(first)) {
-    io.stderr.write(buildProgram(io, signal, () => {}).helpInformation());
-    throw new UsageError(`unknown command "${first}"`);
-  }
   let action: Action | undefined;
   const program = buildProgram(io, signal, (chosen) => action = chosen);
+  const unknownCommand = unknownCommandError(program, argv);
+  if (unknownCommand !== null) throw unknownCommand;
   try {
     await program.parseAsync([...argv], { from: "user" });
   } catch (error) {
     if (!(error instanceof CommanderError)) throw error;
     if (error.exitCode === 0) return 0;
-    throw new UsageError(commanderMessage(error.message), commandOf(argv));
+    throw new UsageError(commanderMessage(error.message), commandOf(program, argv));
   }
   return action === undefined ? 0 : await action();
 }
@@ -92,7 +74,7 @@ function buildProgram(io: Io, signal: AbortSignal, choose: (action: Action) => v
       writeErr: (text) => io.stderr.write(text),
       outputError: () => {},
     })
-    .showSuggestionAfterError(false)
+    .showSuggestionAfterError(true)
     .addHelpText(
       "after",
       `
@@ -298,12 +280,7 @@ Examples:
     });
 }
 
-/** commander's "error: unknown option '--x'" → `unknown option "--x"`. */
-function commanderMessage(message: string): string {
-  return message.replace(/^error: /, "").replace(/'([^']*)'/g, '"$1"').replace(/\.$/, "");
-}
-
-function commandOf(argv: readonly string[]): string | undefined {
+function commandOf(program: Command, argv: readonly string[]): string | undefined {
   const first = argv[0];
-  return first !== undefined && COMMANDS.has(first) ? first : undefined;
+  return program.commands.some((command) => command.name() === first) ? first : undefined;
 }

@@ -12,7 +12,10 @@ export function versionLine(): string {
   return `rienda ${VERSION}`;
 }
 
-/** Whether `argv` only asks for the version (`--version`, `-v` or `version`). */
+/** The ways of asking for the version alone. */
+export const VERSION_WORDS: readonly string[] = ["--version", "-v", "-V", "version"];
+
+/** Whether `argv` only asks for the version (`--version`, `-v`, `-V` or `version`). */
 export function isVersionRequest(argv: readonly string[]): boolean {
-  return argv.length === 1 && ["--version", "-v", "version"].includes(argv[0]!);
+  return argv.length === 1 && VERSION_WORDS.includes(argv[0]!);
 }
