@@ -35,6 +35,8 @@ export interface RedirectingRequest {
 /** Options of {@link fetchFollowingRedirects}. */
 export interface RedirectOptions {
   readonly crossOrigin: CrossOriginRule;
+  /** Called with each redirect's target before it is followed; throwing refuses the hop. */
+  readonly onRedirect?: (to: URL) => void;
   /** The fetch to use; the global one by default (tests inject a fake). */
   readonly fetch?: typeof fetch;
 }
@@ -104,6 +106,7 @@ export async function fetchFollowingRedirects(
         target,
       );
     }
+    options.onRedirect?.(target);
     if (target.origin !== current.origin) {
       crossOrigin(options.crossOrigin, current, target, headers);
     }

@@ -250,7 +250,7 @@ Deno.test("ctx.system.exec runs sh -c with cwd, env and timeout, streaming live;
       env: ctx.system.exec("echo $EXTRA-$PROBE_VAR", { env: { EXTRA: "added" } }).stdout,
       timeout: ctx.system.exec("echo started; sleep 10", { timeout_ms: 300 }).code,
       which: [ctx.system.which("sh").indexOf("/"), ctx.system.which("no-such-tool-here")],
-      badCommand: attempt(function () { return ctx.system.exec(["ls"]); }),
+      badCommand: attempt(function () { return ctx.system.exec(42); }),
     });`),
   );
   await env.writeAgent("probe", { description: "Probes.", tools: ["system"] });
@@ -263,7 +263,8 @@ Deno.test("ctx.system.exec runs sh -c with cwd, env and timeout, streaming live;
     env: "added-probe value\n",
     timeout: -1,
     which: [0, null],
-    badCommand: "TypeError: ctx.system.exec: command must be a string (found array)",
+    badCommand:
+      "TypeError: ctx.system.exec: command must be a string or an array of strings (found number)",
   }]);
   // docs/extensions.md: exec output of a tool streams live to the front end.
   assert.ok(linesOf(stderr).includes("started"), stderr);
@@ -352,3 +353,35 @@ for (const autoApprove of [false, true]) {
     ]);
   });
 }
+
+Deno.test("ctx.system.exec: stdin text reaches the command, quiet keeps output off the front end, argv runs without a shell", async () => {
+  await using env = await createTestEnv();
+  await env.writeTool(
+    "system",
+    probe(`    const big = "x".repeat(300 * 1024);
+    return JSON.stringify({
+      stdin: ctx.system.exec("wc -c; echo streamed", { stdin: big }).stdout,
+      quiet: ctx.system.exec("echo hidden-out; echo hidden-err >&2", { quiet: true }),
+      argv: ctx.system.exec(["sh", "-c", 'printf "%s|" "$@"; cat', "sh", "a;b", "$(id)", "*"], { stdin: "in" }).stdout,
+      missing: ctx.system.exec(["no-such-program-here"]),
+      empty: attempt(function () { return ctx.system.exec([]); }),
+      badItem: attempt(function () { return ctx.system.exec(["echo", 3]); }),
+      badStdin: attempt(function () { return ctx.system.exec("cat", { stdin: 3 }); }),
+    });`),
+  );
+  const tmp = await env.makeDir("tmp");
+  const result = await env.run(["tools", "test", "system"], { env: { TMPDIR: tmp } });
+  assert.equal(result.code, 0, result.stderr);
+  assert.deepEqual(JSON.parse(result.stdout), {
+    stdin: `${300 * 1024}\nstreamed\n`,
+    quiet: { code: 0, stdout: "hidden-out\n", stderr: "hidden-err\n" },
+    argv: "a;b|$(id)|*|in",
+    missing: { code: 127, stdout: "", stderr: "no-such-program-here: no such program\n" },
+    empty: "TypeError: ctx.system.exec: command[0] must be a program name (found an empty array)",
+    badItem: "TypeError: ctx.system.exec: command[1] must be a string (found number)",
+    badStdin: "TypeError: ctx.system.exec: stdin must be a string (found number)",
+  });
+  assert.ok(linesOf(result.stderr).includes("streamed"), result.stderr);
+  assert.doesNotMatch(result.stderr, /hidden/);
+  assert.deepEqual([...Deno.readDirSync(tmp)], [], "the stdin file is removed");
+});

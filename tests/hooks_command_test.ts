@@ -39,8 +39,11 @@ Deno.test("rienda hooks lists hooks with their points and reports broken ones on
   assert.equal(result.code, 1, "a broken hook fails the listing");
   assert.deepEqual(linesOf(result.stdout), [
     "guard  afterRun, beforeToolExecute",
+    "  capabilities: full access",
     "typo   afterRun",
+    "  capabilities: full access",
     "upper  afterToolExecute",
+    "  capabilities: full access",
   ]);
   assert.deepEqual(linesOf(result.stderr), [
     'hook "empty": exports no hook point (expected at least one of: beforeRun, afterRun, beforeModelRequest, afterModelResponse, beforeToolExecute, afterToolExecute)',

@@ -50,7 +50,9 @@ Deno.test("rienda tools lists built-in and user tools and reports broken ones on
     "ls          built-in  Lists the entries of one folder.",
     "read        built-in  Reads a text file and returns its lines, numbered.",
     "shell       user      My shell.",
+    "  capabilities: full access",
     "word-count  user      Counts the words of a file in the workspace.",
+    "  capabilities: full access",
     "write       built-in  Creates a file or replaces a whole file.",
   ]);
   assert.deepEqual(linesOf(result.stderr), [

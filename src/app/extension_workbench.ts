@@ -23,6 +23,7 @@ import {
   loadExtensionCatalog,
 } from "../extensions/load_extensions.ts";
 import type { ExtensionRunContext, UserNotice } from "../extensions/run_context.ts";
+import type { CapabilityPolicy } from "../extensions/capabilities.ts";
 import { newSessionId } from "../sessions/ids.ts";
 import { builtinTools } from "../tools/builtins.ts";
 import type { Tool } from "../tools/tool.ts";
@@ -80,6 +81,7 @@ export async function openExtensionWorkbench(
     modelRef: config.defaultModel ?? WORKBENCH_MODEL_REF,
     agent: { id: WORKBENCH_AGENT_ID, frontmatter: {}, systemPrompt: "" },
     config: config.raw,
+    policy: config.capabilityPolicy,
     autoApprove: request.autoApprove,
     notice: request.notice,
     notify: request.notify,
@@ -105,6 +107,8 @@ export interface HomeExtensions {
   readonly builtins: readonly Tool[];
   /** The folder listed: `$RIENDA_HOME/tools` or `$RIENDA_HOME/hooks`. */
   readonly dir: string;
+  /** `extensions:` of `config.yaml`, for showing each extension's grant. */
+  readonly policy: CapabilityPolicy;
 }
 
 /** Loads and checks every extension of `kind` in the rienda home. */
@@ -113,6 +117,7 @@ export async function loadHomeExtensions(
   kind: ExtensionKind,
 ): Promise<HomeExtensions> {
   const paths = resolvePaths(request.env, { cwd: request.cwd });
+  const config = await loadConfig(paths.configFile, { explicit: paths.configExplicit });
   const builtins = builtinTools();
   using host = new ExtensionHost();
   const catalog = await loadExtensionCatalog({
@@ -122,5 +127,10 @@ export async function loadHomeExtensions(
     builtinToolNames: builtins.map((tool) => tool.name),
     signal: request.signal,
   }, [kind]);
-  return { catalog, builtins, dir: kind === "tool" ? paths.toolsDir : paths.hooksDir };
+  return {
+    catalog,
+    builtins,
+    dir: kind === "tool" ? paths.toolsDir : paths.hooksDir,
+    policy: config.capabilityPolicy,
+  };
 }

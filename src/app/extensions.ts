@@ -21,6 +21,7 @@ import type { AgentDefinition } from "../agents/agent_file.ts";
 import type { RiendaPaths } from "../config/paths.ts";
 import { type HookRunner, NO_HOOKS } from "../engine/hooks.ts";
 import type { ExtensionRunContext, UserNotice } from "../extensions/run_context.ts";
+import type { CapabilityPolicy } from "../extensions/capabilities.ts";
 import { builtinTools } from "../tools/builtins.ts";
 import type { Tool } from "../tools/tool.ts";
 
@@ -37,6 +38,8 @@ export interface ExtensionContextOptions {
   readonly agent: Pick<AgentDefinition, "id" | "frontmatter" | "systemPrompt">;
   /** The whole parsed `config.yaml`. */
   readonly config: Readonly<Record<string, unknown>>;
+  /** Its `extensions:` section: what extensions' capabilities must be. */
+  readonly policy?: CapabilityPolicy;
   /** `-y`: every `ctx.confirm` answers true. */
   readonly autoApprove: boolean;
   /** Receives hook notices. */
@@ -55,6 +58,7 @@ export function createExtensionContext(options: ExtensionContextOptions): Extens
     session: { id: options.sessionId, agentId: agent.id, modelId: options.modelRef },
     agent: { name: agent.id, frontmatter: agent.frontmatter, systemPrompt: agent.systemPrompt },
     config: options.config,
+    ...(options.policy === undefined ? {} : { policy: options.policy }),
     cacheDir: paths.cacheDir,
     storeDir: paths.storeDir,
     autoApprove: options.autoApprove,

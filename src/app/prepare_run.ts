@@ -117,6 +117,7 @@ export async function prepareRun(request: RunRequest): Promise<RunPlan> {
     paths,
     agent,
     config: config.raw,
+    policy: config.capabilityPolicy,
     workdir,
     sessionId,
     modelRef,

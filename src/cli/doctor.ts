@@ -65,7 +65,7 @@ export async function doctorCommand(
   const checks: Check[] = [await checkHome(paths)];
   const config = await checkConfig(paths, checks);
   checks.push(await checkAgents(paths));
-  checks.push(...await checkExtensions(paths));
+  checks.push(...await checkExtensions(paths, config));
   checks.push(...await checkProviders(io, paths, config, flags.offline));
   checks.push(...await checkMcp(io, config, flags.offline, signal));
   checks.push(await checkShell(io));
@@ -134,10 +134,12 @@ async function checkAgents(paths: RiendaPaths): Promise<Check> {
   };
 }
 
-async function checkExtensions(paths: RiendaPaths): Promise<Check[]> {
+async function checkExtensions(paths: RiendaPaths, config: Config | null): Promise<Check[]> {
   // Loaded on demand: the QuickJS host is only needed when extensions exist.
   const { loadExtensionCatalog } = await import("../extensions/load_extensions.ts");
   const { ExtensionHost } = await import("../extensions/host.ts");
+  const { describeGrant, grantOf } = await import("../extensions/capabilities.ts");
+  const policy = config?.capabilityPolicy ?? { requireCapabilities: false, grants: {} };
   using host = new ExtensionHost();
   const catalog = await loadExtensionCatalog({
     host,
@@ -155,7 +157,14 @@ async function checkExtensions(paths: RiendaPaths): Promise<Check[]> {
       `${catalog.hooks.length} hook${catalog.hooks.length === 1 ? "" : "s"}` +
       (broken === 0 ? "" : `, ${broken} broken`) +
       (warnings === 0 ? "" : `, ${warnings} warning${warnings === 1 ? "" : "s"}`),
-    details: catalog.diagnostics,
+    details: [
+      ...catalog.diagnostics,
+      ...[...catalog.tools, ...catalog.hooks].map((extension) =>
+        `${extension.kind} "${extension.name}": capabilities: ${
+          describeGrant(grantOf(extension, policy))
+        }`
+      ),
+    ],
   }];
 }
 

@@ -7,6 +7,12 @@
  */
 
 import type { UserNotice } from "../extensions/run_context.ts";
+import {
+  type CapabilityPolicy,
+  describeGrant,
+  type GrantedExtension,
+  grantOf,
+} from "../extensions/capabilities.ts";
 import type { Io } from "../ui/io.ts";
 import { UsageError } from "./exit.ts";
 import { errorMessage } from "../unknown.ts";
@@ -39,4 +45,9 @@ export function workbenchCallbacks(io: Io): {
     notify: ({ title, body }) =>
       io.stderr.write(`notify: ${[title, body].filter((part) => part !== "").join(": ")}\n`),
   };
+}
+
+/** The line under a listed extension: `  capabilities: full access` (docs/extending.md). */
+export function capabilitiesLine(extension: GrantedExtension, policy: CapabilityPolicy): string {
+  return `  capabilities: ${describeGrant(grantOf(extension, policy))}\n`;
 }

@@ -7,7 +7,9 @@
  *
  * ```
  * audit  afterRun
+ *   capabilities: full access
  * guard  afterRun, beforeToolExecute
+ *   capabilities: file read: none; file write: none; http: none; exec: git; env: none
  * ```
  *
  * @module
@@ -21,7 +23,7 @@ import { loadHookByName } from "../extensions/load_extensions.ts";
 import type { Io } from "../ui/io.ts";
 import { formatColumns } from "./columns.ts";
 import { EXIT, UsageError } from "./exit.ts";
-import { parseJsonFlag, workbenchCallbacks } from "./extension_output.ts";
+import { capabilitiesLine, parseJsonFlag, workbenchCallbacks } from "./extension_output.ts";
 
 /** The flags of `rienda hooks test`. */
 export interface HooksTestFlags {
@@ -39,8 +41,15 @@ const COMMAND = "hooks test";
 
 /** `rienda hooks`: one line per hook with its points; diagnostics on stderr (exit 1 if broken). */
 export async function hooksList(io: Io, signal: AbortSignal): Promise<number> {
-  const { catalog, dir } = await loadHomeExtensions({ env: io.env, cwd: io.cwd, signal }, "hook");
-  io.stdout.write(formatColumns(catalog.hooks.map((hook) => [hook.name, hook.points.join(", ")])));
+  const { catalog, dir, policy } = await loadHomeExtensions(
+    { env: io.env, cwd: io.cwd, signal },
+    "hook",
+  );
+  const rows = formatColumns(catalog.hooks.map((hook) => [hook.name, hook.points.join(", ")]));
+  rows.split("\n").slice(0, -1).forEach((row, index) => {
+    const hook = catalog.hooks[index];
+    io.stdout.write(`${row}\n${hook === undefined ? "" : capabilitiesLine(hook, policy)}`);
+  });
   for (const diagnostic of catalog.diagnostics) io.stderr.write(`${diagnostic}\n`);
   if (catalog.hooks.length === 0 && catalog.diagnostics.length === 0) {
     io.stderr.write(`no hooks in ${dir} (a hook is ${dir}/<name>/index.js)\n`);

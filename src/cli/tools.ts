@@ -7,7 +7,9 @@
  * ```
  * http        built-in  Sends one HTTP request and returns the response.
  * shell       user      Runs a command (replaces the built-in).
+ *   capabilities: file read: none; file write: none; http: none; exec: any command; env: none
  * word-count  user      Counts the words of a file in the workspace.
+ *   capabilities: full access
  * fs__read_text_file  mcp:fs  Read the complete contents of a file as text.
  * ```
  *
@@ -24,7 +26,7 @@ import { errorResult } from "../tools/tool.ts";
 import type { Io } from "../ui/io.ts";
 import { formatColumns, summary } from "./columns.ts";
 import { EXIT } from "./exit.ts";
-import { parseJsonFlag, workbenchCallbacks } from "./extension_output.ts";
+import { capabilitiesLine, parseJsonFlag, workbenchCallbacks } from "./extension_output.ts";
 
 /** The call id a `tools test` invocation runs under. */
 const TEST_CALL_ID = "call_test";
@@ -43,7 +45,7 @@ export interface ToolsTestFlags {
 
 /** `rienda tools`: one line per tool, sorted by name; diagnostics on stderr (exit 1 if broken). */
 export async function toolsList(io: Io, signal: AbortSignal): Promise<number> {
-  const { catalog, builtins } = await loadHomeExtensions(
+  const { catalog, builtins, policy } = await loadHomeExtensions(
     { env: io.env, cwd: io.cwd, signal },
     "tool",
   );
@@ -57,9 +59,14 @@ export async function toolsList(io: Io, signal: AbortSignal): Promise<number> {
     ...catalog.tools.map((tool) => ({ ...tool, origin: "user" })),
     ...mcp.rows,
   ].sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
-  io.stdout.write(
-    formatColumns(rows.map((row) => [row.name, row.origin, summary(row.description)])),
-  );
+  const lines = formatColumns(rows.map((row) => [row.name, row.origin, summary(row.description)]));
+  lines.split("\n").slice(0, -1).forEach((line, index) => {
+    const row = rows[index];
+    const user = row?.origin === "user"
+      ? catalog.tools.find((tool) => tool.name === row.name)
+      : null;
+    io.stdout.write(`${line}\n${user ? capabilitiesLine(user, policy) : ""}`);
+  });
   for (const diagnostic of [...catalog.diagnostics, ...mcp.problems]) {
     io.stderr.write(`${diagnostic}\n`);
   }

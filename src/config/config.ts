@@ -34,6 +34,7 @@ import { readTextFileAtMost } from "../read_at_most.ts";
 
 /** The largest config.yaml read (read while reading). */
 const MAX_CONFIG_BYTES = 1024 * 1024;
+import { type CapabilitySet, parseCapabilitySet } from "../capability_set.ts";
 
 export { ConfigError } from "./config_error.ts";
 export { PROVIDER_PROTOCOLS, type ProviderProtocol } from "./config_schema.ts";
@@ -90,8 +91,18 @@ export interface Config {
   readonly extensions: Readonly<Record<string, unknown>>;
   /** `mcp_servers:` by server name (docs/mcp.md). */
   readonly mcpServers: Readonly<Record<string, McpServerSettings>>;
+  /** `extensions:`: whether extensions must declare capabilities, and the grants narrowing them. */
+  readonly capabilityPolicy: CapabilityPolicySettings;
   /** The whole parsed document, for `ctx.config`. */
   readonly raw: Readonly<Record<string, unknown>>;
+}
+
+/** `extensions:` of `config.yaml` (docs/extending.md, "Capabilities"). */
+export interface CapabilityPolicySettings {
+  /** `extensions.require_capabilities`: undeclared extensions get no file, http, exec or env access. */
+  readonly requireCapabilities: boolean;
+  /** `extensions.<name>.capabilities`, by extension name. */
+  readonly grants: Readonly<Record<string, CapabilitySet>>;
 }
 
 /** Tokens kept free for the answer before compaction starts. */
@@ -114,6 +125,7 @@ export function emptyConfig(file: string | null): Config {
     },
     extensions: {},
     mcpServers: {},
+    capabilityPolicy: { requireCapabilities: false, grants: {} },
     raw: {},
   };
 }
@@ -232,8 +244,21 @@ function toConfig(file: string, raw: RawConfig, document: Record<string, unknown
     },
     extensions: { ...raw.config },
     mcpServers: toMcpServers(raw),
+    capabilityPolicy: toCapabilityPolicy(raw),
     raw: document,
   };
+}
+
+function toCapabilityPolicy(raw: RawConfig): CapabilityPolicySettings {
+  const grants: Record<string, CapabilitySet> = {};
+  let requireCapabilities = false;
+  for (const [name, entry] of Object.entries(raw.extensions ?? {})) {
+    if (name === "require_capabilities") requireCapabilities = entry === true;
+    else if (typeof entry === "object" && entry !== null && entry.capabilities !== undefined) {
+      grants[name] = parseCapabilitySet(entry.capabilities).set;
+    }
+  }
+  return { requireCapabilities, grants };
 }
 
 function toProviderConfig(raw: RawProviderConfig): ProviderConfig {

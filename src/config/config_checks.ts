@@ -9,6 +9,8 @@ import { BUILTIN_PROVIDER_NAMES, isBuiltinProviderName } from "./builtin_names.t
 import type { RawConfig, RawProviderConfig } from "./config_schema.ts";
 import { isModelRef, modelRefProblem, PROVIDER_NAME_REGEXP } from "./model_ref.ts";
 import type { SchemaIssue } from "./schema_issues.ts";
+import { parseCapabilitySet } from "../capability_set.ts";
+import { isValidName } from "../names.ts";
 
 /** A name an environment variable may have. */
 export const ENV_NAME_REGEXP = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -24,6 +26,31 @@ export function checkConfig(raw: RawConfig): SchemaIssue[] {
   if (refProblem !== undefined) issues.push({ path: ["default_model"], message: refProblem });
   for (const [name, provider] of Object.entries(raw.providers ?? {})) {
     issues.push(...checkProvider(name, provider ?? {}));
+  }
+  issues.push(...checkExtensions(raw));
+  return issues;
+}
+
+/** Names, host patterns and paths of `extensions.<name>.capabilities` (the schema checks the shape). */
+function checkExtensions(raw: RawConfig): SchemaIssue[] {
+  const issues: SchemaIssue[] = [];
+  for (const [name, entry] of Object.entries(raw.extensions ?? {})) {
+    if (name === "require_capabilities") continue;
+    if (!isValidName(name)) {
+      issues.push({
+        path: ["extensions", name],
+        key: true,
+        message: `invalid extension name ${JSON.stringify(name)} ` +
+          `(a tool or hook name: 1 to 64 letters, digits, "_" or "-")`,
+      });
+    }
+    if (typeof entry !== "object" || entry === null) continue;
+    for (const problem of parseCapabilitySet(entry.capabilities).problems) {
+      issues.push({
+        path: ["extensions", name, "capabilities", ...problem.path],
+        message: problem.message,
+      });
+    }
   }
   return issues;
 }

@@ -54,7 +54,24 @@ export interface RawConfig {
   } | null;
   readonly config?: Readonly<Record<string, unknown>> | null;
   readonly "mcp_servers"?: Readonly<Record<string, RawMcpServerConfig | null>> | null;
+  readonly extensions?: RawExtensionsConfig | null;
 }
+
+/** A capabilities grant as written (the shape extensions declare, docs/extending.md). */
+export interface RawCapabilities {
+  readonly file?: {
+    readonly read?: readonly string[];
+    readonly write?: readonly string[];
+  } | null;
+  readonly http?: readonly string[];
+  readonly exec?: boolean | readonly string[];
+  readonly env?: readonly string[];
+}
+
+/** The `extensions:` section: `require_capabilities`, and a grant per extension name. */
+export type RawExtensionsConfig =
+  & { readonly "require_capabilities"?: boolean }
+  & Readonly<Record<string, { readonly capabilities?: RawCapabilities | null } | null | boolean>>;
 
 /** A `mcp_servers.<name>` entry as written (docs/mcp.md): stdio (`command`) or remote (`url`). */
 export interface RawMcpServerConfig {
@@ -137,6 +154,33 @@ const MCP_SERVER_SCHEMA = {
   },
 };
 
+const STRING_LIST = { type: "array", items: { type: "string" } };
+
+const CAPABILITIES_SCHEMA = {
+  type: ["object", "null"],
+  additionalProperties: false,
+  properties: {
+    file: {
+      type: ["object", "null"],
+      additionalProperties: false,
+      properties: { read: STRING_LIST, write: STRING_LIST },
+    },
+    http: STRING_LIST,
+    exec: { type: ["boolean", "array"], items: NON_EMPTY_STRING },
+    env: STRING_LIST,
+  },
+};
+
+const EXTENSIONS_SCHEMA = {
+  type: ["object", "null"],
+  properties: { require_capabilities: { type: "boolean" } },
+  additionalProperties: {
+    type: ["object", "null"],
+    additionalProperties: false,
+    properties: { capabilities: CAPABILITIES_SCHEMA },
+  },
+};
+
 /** The JSON Schema of the whole document. */
 export const CONFIG_SCHEMA = {
   type: "object",
@@ -156,5 +200,6 @@ export const CONFIG_SCHEMA = {
     },
     config: { type: ["object", "null"] },
     mcp_servers: { type: ["object", "null"], additionalProperties: MCP_SERVER_SCHEMA },
+    extensions: EXTENSIONS_SCHEMA,
   },
 } as const;

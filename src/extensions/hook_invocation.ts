@@ -18,6 +18,7 @@
 
 import type { HookPoint } from "../engine/hooks.ts";
 import { describeGuestValue, formatGuestError, type GuestResult } from "./guest_result.ts";
+import { grantOf } from "./capabilities.ts";
 import type { ExtensionHost } from "./host.ts";
 import type { LoadedHook } from "./load_module.ts";
 import type { ExtensionRunContext } from "./run_context.ts";
@@ -119,6 +120,7 @@ export async function invokeHook(
     entry: point,
     args,
     context,
+    grant: grantOf(hook, context.policy),
     signal: options.signal,
     output: (text) => {
       for (const line of text.replace(/\n$/, "").split("\n")) {

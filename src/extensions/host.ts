@@ -18,6 +18,7 @@
  */
 
 import type { Bridge } from "./bridge/bridge.ts";
+import { FULL_ACCESS, type Grant } from "./capabilities.ts";
 import { type GuestResult, parseGuestResult } from "./guest_result.ts";
 import type { GuestWorkerHandle, JobHandlers, JobRequest } from "./guest_worker_handle.ts";
 import type { GuestLimits } from "./host_protocol.ts";
@@ -64,6 +65,8 @@ export interface GuestCall {
   /** Live output of `ctx.log` and `ctx.system.exec`. */
   readonly output: (text: string) => void;
   readonly signal: AbortSignal;
+  /** What the extension may reach through `ctx` (`capabilities.ts`); full access when absent. */
+  readonly grant?: Grant;
   /** A deadline of its own (the `afterRun` grace period); none by default. */
   readonly timeoutMs?: number;
 }
@@ -126,7 +129,11 @@ export class ExtensionHost implements Disposable, AsyncDisposable {
 
   /** Calls one export of a module in a fresh context with a fresh `ctx`. */
   call(call: GuestCall): Promise<GuestResult> {
-    const invocation = { signal: call.signal, output: call.output };
+    const invocation = {
+      signal: call.signal,
+      output: call.output,
+      grant: call.grant ?? FULL_ACCESS,
+    };
     const request: JobRequest = {
       type: "call",
       source: call.source,

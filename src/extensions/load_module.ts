@@ -13,6 +13,7 @@
  * @module
  */
 
+import { type CapabilitySet, parseCapabilitySet } from "../capability_set.ts";
 import { HOOK_POINTS, type HookPoint } from "../engine/hooks.ts";
 import type { ExtensionSource } from "./discovery.ts";
 import { formatGuestError, type GuestResult, withArticle } from "./guest_result.ts";
@@ -21,6 +22,8 @@ import { type ExtensionHost, LOAD_TIMEOUT_MS } from "./host.ts";
 /** A user tool whose exports were checked. */
 export interface LoadedTool extends ExtensionSource {
   readonly kind: "tool";
+  /** The `capabilities` it declares; absent when it declares none (full access). */
+  readonly capabilities?: CapabilitySet;
   readonly description: string;
   readonly parameters: Readonly<Record<string, unknown>>;
 }
@@ -28,6 +31,8 @@ export interface LoadedTool extends ExtensionSource {
 /** A user hook whose exports were checked. */
 export interface LoadedHook extends ExtensionSource {
   readonly kind: "hook";
+  /** The `capabilities` it declares; absent when it declares none (full access). */
+  readonly capabilities?: CapabilitySet;
   /** The points it implements, in {@link HOOK_POINTS} order. */
   readonly points: readonly HookPoint[];
 }
@@ -147,7 +152,7 @@ function checkHook(
   const problems: string[] = [];
   const warnings: string[] = [];
   const points: HookPoint[] = [];
-  const known: readonly string[] = HOOK_POINTS;
+  const known: readonly string[] = [...HOOK_POINTS, ...MODULE_SETTINGS];
   for (const point of HOOK_POINTS) {
     const info = report.keys.get(point);
     if (info === undefined || info.type === "undefined") continue;
@@ -165,6 +170,25 @@ function checkHook(
   return { problems, warnings, points };
 }
 
+/** Exported keys that are settings of the module, not hook points. */
+const MODULE_SETTINGS = ["capabilities"];
+
+/** The `capabilities` export: null when absent, or its problems (`capabilities.http.0: …`). */
+function checkCapabilities(report: ExportReport): CapabilitySet | null | string[] {
+  const info = report.keys.get("capabilities");
+  if (info === undefined || info.type === "undefined") return null;
+  const value = info.json ? parseJson(info.json) : undefined;
+  if (info.type !== "object" || typeof value !== "object" || value === null) {
+    return [
+      `"capabilities" must be an object such as { http: ["api.github.com"] } ` +
+      `(found ${withArticle(info.type)})`,
+    ];
+  }
+  const { set, problems } = parseCapabilitySet(value);
+  if (problems.length === 0) return set;
+  return problems.map(({ path, message }) => `"${["capabilities", ...path].join(".")}" ${message}`);
+}
+
 /** Runs the module's top-level code in a fresh context and checks its exports. */
 export async function loadExtensionModule(
   host: ExtensionHost,
@@ -174,16 +198,29 @@ export async function loadExtensionModule(
   const prefix = `${extension.kind} "${extension.name}": `;
   const report = reportOf(await host.inspect(extension.source, signal));
   if (typeof report === "string") return { ok: false, problem: prefix + report };
+  const declared = checkCapabilities(report);
+  const capabilityProblems = Array.isArray(declared) ? declared : [];
+  const capabilities = Array.isArray(declared) || declared === null
+    ? {}
+    : { capabilities: declared };
   if (extension.kind === "tool") {
     const { problems, tool } = checkTool(report);
-    if (tool === undefined) return { ok: false, problem: prefix + problems.join("; ") };
-    return { ok: true, extension: { ...extension, kind: "tool", ...tool }, warnings: [] };
+    problems.push(...capabilityProblems);
+    if (tool === undefined || problems.length > 0) {
+      return { ok: false, problem: prefix + problems.join("; ") };
+    }
+    return {
+      ok: true,
+      extension: { ...extension, kind: "tool", ...tool, ...capabilities },
+      warnings: [],
+    };
   }
   const { problems, warnings, points } = checkHook(report);
+  problems.push(...capabilityProblems);
   if (problems.length > 0) return { ok: false, problem: prefix + problems.join("; ") };
   return {
     ok: true,
-    extension: { ...extension, kind: "hook", points },
+    extension: { ...extension, kind: "hook", points, ...capabilities },
     warnings: warnings.map((warning) => prefix + warning),
   };
 }

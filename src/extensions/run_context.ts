@@ -6,6 +6,8 @@
  * @module
  */
 
+import type { CapabilityPolicy } from "./capabilities.ts";
+
 /** A yes/no question from `ctx.confirm`. */
 export interface ConfirmQuestion {
   readonly title: string;
@@ -40,6 +42,8 @@ export interface ExtensionRunContext {
   readonly cacheDir: string;
   /** `$RIENDA_HOME/store`, backing `ctx.store`. */
   readonly storeDir: string;
+  /** What `config.yaml` says about capabilities; absent: undeclared extensions have full access. */
+  readonly policy?: CapabilityPolicy;
   /** `-y`: `ctx.confirm` answers true without asking. */
   readonly autoApprove: boolean;
   /**

@@ -9,6 +9,7 @@
 
 import { errorResult, textResult, type Tool, type ToolResult } from "../tools/tool.ts";
 import { describeGuestValue, formatGuestError, type GuestResult } from "./guest_result.ts";
+import { grantOf } from "./capabilities.ts";
 import type { ExtensionHost } from "./host.ts";
 import type { LoadedTool } from "./load_module.ts";
 import type { ExtensionRunContext } from "./run_context.ts";
@@ -74,6 +75,7 @@ export interface UserToolOptions {
 /** A loaded user tool as a {@link Tool}. */
 export function createUserTool(tool: LoadedTool, options: UserToolOptions): Tool {
   const { host, context } = options;
+  const grant = grantOf(tool, context.policy);
   return {
     name: tool.name,
     description: tool.description,
@@ -84,6 +86,7 @@ export function createUserTool(tool: LoadedTool, options: UserToolOptions): Tool
         entry: "execute",
         args: [args],
         context,
+        grant,
         output: call.output,
         signal: call.signal,
       });

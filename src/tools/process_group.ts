@@ -1,6 +1,7 @@
 /**
- * Runs `sh -c <command>` in its own process group and kills the whole group
- * on timeout or abort, so no grandchild survives holding the output pipes.
+ * Runs `sh -c <command>` (or a program with its arguments, through `sh`'s
+ * `exec "$@"`) in its own process group and kills the whole group on timeout
+ * or abort, so no grandchild survives holding the output pipes.
  *
  * - Output streams live, decoded as UTF-8 in streaming mode; the collected
  *   copies are capped at {@link MAX_COLLECTED_BYTES} each.
@@ -30,8 +31,13 @@ export const DRAIN_GRACE_MS = 250;
 
 /** What {@link runInProcessGroup} runs. */
 export interface ProcessGroupOptions {
-  /** Shell command text, run as `sh -c <command>`. */
-  readonly command: string;
+  /**
+   * Shell command text, run as `sh -c <command>`; or a program and its
+   * arguments, run without a shell (`exec "$@"` of the watching `sh`).
+   */
+  readonly command: string | readonly [string, ...string[]];
+  /** Text written to the command's stdin; stdin is `/dev/null` when absent. */
+  readonly stdin?: string;
   /** Absolute working directory; it must exist. */
   readonly cwd: string;
   /** Variables added to the inherited environment. */
@@ -141,18 +147,29 @@ async function checkWorkingDirectory(cwd: string): Promise<void> {
 }
 
 /**
- * The script `sh` runs (the command is `$1`): it moves its stdin, the pipe
- * from rienda, to fd 3, starts a watcher in the background, then becomes
- * `sh -c "$1"` with stdin on /dev/null (so the command keeps its pid, and
- * the pid stays the group id). The watcher reads one line from the pipe:
- * rienda writes it once the command ended, and background processes the
- * command left then live on as before; end of file without it means rienda
- * died, and the watcher kills its whole process group. Plain POSIX `sh`.
+ * The script `sh` runs, with `$1` the mode (`sh` or `argv`), `$2` a file
+ * holding the command's stdin (empty for none) and the command after them:
+ * it moves its stdin, the pipe from rienda, to fd 3, starts a watcher in the
+ * background, opens the stdin file and removes it at once, then becomes
+ * `sh -c "$3"` or, in `argv` mode, the program `$3` with its arguments
+ * (`exec "$@"`, no shell parsing; exit 127 with `<program>: no such
+ * program` when `command -v` cannot find it), with stdin on /dev/null when no file was
+ * given (so the command keeps its pid, and the pid stays the group id). Only
+ * `sh` is ever spawned by rienda itself, so its permission set stays
+ * `run: ["sh"]`. The watcher reads one line from the pipe: rienda writes it
+ * once the command ended, and background processes the command left then
+ * live on as before; end of file without it means rienda died, and the
+ * watcher kills its whole process group. Plain POSIX `sh`.
  */
 export const WATCHED_SHELL = [
   "exec 3<&0 </dev/null",
   "{ IFS= read -r _ <&3 || kill -s KILL 0; } >/dev/null 2>&1 &",
-  'exec sh -c "$1" 3<&-',
+  'if [ -n "$2" ]; then exec <"$2"; rm -f -- "$2"; fi',
+  'if [ "$1" = argv ]; then shift 2',
+  '  command -v -- "$1" >/dev/null 2>&1 || { printf "%s: no such program\\n" "$1" >&2; exit 127; }',
+  '  exec "$@" 3<&-',
+  "fi",
+  'exec sh -c "$3" 3<&-',
 ].join("\n");
 
 /** What rienda writes to the watcher once the command has ended. */
@@ -169,11 +186,31 @@ async function releaseWatcher(stdin: WritableStream<Uint8Array>): Promise<void> 
   }
 }
 
+/** The arguments of `sh` for {@link WATCHED_SHELL}: mode, stdin file, command. */
+function watchedShellArgs(command: ProcessGroupOptions["command"], stdinFile: string): string[] {
+  const tail = typeof command === "string"
+    ? ["sh", stdinFile, command]
+    : ["argv", stdinFile, ...command];
+  return ["-c", WATCHED_SHELL, "sh", ...tail];
+}
+
+/**
+ * Writes `text` to a new private file (0600) for the command's stdin; the
+ * shell removes it as soon as it has opened it, and rienda once the command
+ * ended, whichever comes first.
+ */
+async function stdinFile(text: string | undefined): Promise<string> {
+  if (text === undefined) return "";
+  const path = await Deno.makeTempFile({ prefix: "rienda-stdin-" });
+  await Deno.writeTextFile(path, text);
+  return path;
+}
+
 /** Starts the command under {@link WATCHED_SHELL} as the leader of a new process group. */
-function spawnShell(options: ProcessGroupOptions): Deno.ChildProcess {
+function spawnShell(options: ProcessGroupOptions, stdin: string): Deno.ChildProcess {
   try {
     return new Deno.Command("sh", {
-      args: ["-c", WATCHED_SHELL, "sh", options.command],
+      args: watchedShellArgs(options.command, stdin),
       cwd: options.cwd,
       ...(options.env === undefined ? {} : { env: { ...options.env } }),
       stdin: "piped",
@@ -192,18 +229,31 @@ function spawnShell(options: ProcessGroupOptions): Deno.ChildProcess {
 }
 
 /**
- * Runs `sh -c <command>` in its own process group, streaming its output, and
- * kills the whole group on timeout or abort.
+ * Runs `sh -c <command>` (or the program of an argv command) in its own
+ * process group, streaming its output, and kills the whole group on timeout
+ * or abort.
  *
  * @throws {Error} when `cwd` is not a directory or `sh` cannot be started
  */
 export async function runInProcessGroup(options: ProcessGroupOptions): Promise<ProcessGroupResult> {
-  const { timeoutMs, signal } = options;
+  const { signal } = options;
   if (signal.aborted) {
     return { code: -1, stdout: "", stderr: "", timedOut: false, aborted: true, signal: null };
   }
   await checkWorkingDirectory(options.cwd);
-  const child = spawnShell(options);
+  const stdin = await stdinFile(options.stdin);
+  try {
+    return await runSpawned(options, spawnShell(options, stdin));
+  } finally {
+    if (stdin !== "") await Deno.remove(stdin).catch(() => {});
+  }
+}
+
+async function runSpawned(
+  options: ProcessGroupOptions,
+  child: Deno.ChildProcess,
+): Promise<ProcessGroupResult> {
+  const { timeoutMs, signal } = options;
   const pgid = child.pid;
   liveGroups.add(pgid);
   const stdout = pumpOutput(child.stdout, MAX_COLLECTED_BYTES, options.onStdout, signal);

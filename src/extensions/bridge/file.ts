@@ -1,7 +1,8 @@
 /**
  * `ctx.file`: read, write, exists and list, relative to the workspace
  * (absolute paths allowed). Reads replace invalid UTF-8; writes create the
- * parent directories.
+ * parent directories. Each path passes the extension's grant first
+ * (`access.ts`); read, exists and list need `file.read`, write `file.write`.
  *
  * @module
  */
@@ -10,6 +11,8 @@ import { dirname } from "node:path";
 import type { ExtensionRunContext } from "../run_context.ts";
 import { BridgeError, readArguments } from "./arguments.ts";
 import type { BridgeFunction } from "./bridge_function.ts";
+import type { Grant } from "../capabilities.ts";
+import { grantedPath, realPathOf, verifyOpened } from "./access.ts";
 import { fileError } from "./file_errors.ts";
 import { listFiles } from "./list_files.ts";
 import { resolveInWorkdir } from "./paths.ts";
@@ -20,7 +23,12 @@ export const MAX_READ_BYTES = 32 * 1024 * 1024;
 
 const decoder = new TextDecoder("utf-8", { fatal: false });
 
-async function read(args: readonly unknown[], workdir: string) {
+/** The path to work on: `path` resolved in the workspace and checked against the grant. */
+function checked(grant: Grant, fn: string, mode: "read" | "write", path: string, workdir: string) {
+  return grantedPath(grant, { fn, mode, path, absolute: resolveInWorkdir(workdir, path), workdir });
+}
+
+async function read(args: readonly unknown[], workdir: string, grant: Grant) {
   const fn = "ctx.file.read";
   const reader = readArguments(fn, args);
   const path = reader.string(0, "path");
@@ -32,14 +40,12 @@ async function read(args: readonly unknown[], workdir: string) {
     throw new BridgeError(`${fn}: encoding must be "utf8" (found "${encoding}")`, "TypeError");
   }
   try {
-    const absolute = resolveInWorkdir(workdir, path);
+    const absolute = await checked(grant, fn, "read", path, workdir);
     const info = await Deno.stat(absolute);
     if (info.isDirectory) throw new Deno.errors.IsADirectory();
     // The cap counts what is read, not the size the file system reports (0 for a
     // device such as /dev/zero, stale for a growing file).
-    const part = info.size > MAX_READ_BYTES
-      ? null
-      : await readAtMost((await Deno.open(absolute, { read: true })).readable, MAX_READ_BYTES);
+    const part = info.size > MAX_READ_BYTES ? null : await readOpened(grant, fn, path, absolute);
     if (part === null || !part.complete) {
       throw new BridgeError(
         `${fn}: file too large: ${path} (more than ${MAX_READ_BYTES} bytes, the most it reads)`,
@@ -52,26 +58,47 @@ async function read(args: readonly unknown[], workdir: string) {
   }
 }
 
-async function write(args: readonly unknown[], workdir: string) {
+async function readOpened(grant: Grant, fn: string, path: string, absolute: string) {
+  const file = await Deno.open(absolute, { read: true });
+  try {
+    await verifyOpened(grant, fn, path, absolute, file);
+  } catch (error) {
+    file.close();
+    throw error;
+  }
+  return await readAtMost(file.readable, MAX_READ_BYTES);
+}
+
+async function write(args: readonly unknown[], workdir: string, grant: Grant) {
   const fn = "ctx.file.write";
   const reader = readArguments(fn, args);
   const path = reader.string(0, "path");
   const data = reader.string(1, "data");
   const append = reader.options(2).boolean("append", false);
   try {
-    const absolute = resolveInWorkdir(workdir, path);
+    const absolute = await checked(grant, fn, "write", path, workdir);
     await Deno.mkdir(dirname(absolute), { recursive: true });
-    await Deno.writeTextFile(absolute, data, { append });
+    if (grant.layers.length === 0) {
+      await Deno.writeTextFile(absolute, data, { append });
+      return;
+    }
+    // Opened without truncating, checked, then truncated: a link swapped in
+    // meanwhile cannot make it truncate or write a file outside the grant.
+    using file = await Deno.open(absolute, { write: true, create: true, append });
+    await verifyOpened(grant, fn, path, absolute, file);
+    if (!append) await file.truncate(0);
+    const bytes = new TextEncoder().encode(data);
+    for (let done = 0; done < bytes.length;) done += await file.write(bytes.subarray(done));
   } catch (error) {
     throw fileError(fn, path, error);
   }
 }
 
-async function exists(args: readonly unknown[], workdir: string) {
+async function exists(args: readonly unknown[], workdir: string, grant: Grant) {
   const fn = "ctx.file.exists";
   const path = readArguments(fn, args).string(0, "path");
   try {
-    await Deno.stat(resolveInWorkdir(workdir, path));
+    await Deno.stat(await checked(grant, fn, "read", path, workdir));
     return true;
   } catch (error) {
     if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory) {
@@ -81,7 +108,11 @@ async function exists(args: readonly unknown[], workdir: string) {
   }
 }
 
-async function list(args: readonly unknown[], workdir: string, signal: AbortSignal) {
+async function list(
+  args: readonly unknown[],
+  workdir: string,
+  { signal, grant }: { signal: AbortSignal; grant: Grant },
+) {
   const fn = "ctx.file.list";
   const reader = readArguments(fn, args);
   const path = args[0] === undefined ? "." : reader.string(0, "path");
@@ -89,10 +120,12 @@ async function list(args: readonly unknown[], workdir: string, signal: AbortSign
   const recursive = options.boolean("recursive", true);
   const respectIgnoreFiles = options.boolean("respectIgnoreFiles", true);
   try {
-    const root = resolveInWorkdir(workdir, path);
+    const root = await checked(grant, fn, "read", path, workdir);
     const info = await Deno.stat(root);
     if (!info.isDirectory) throw new Deno.errors.NotADirectory();
-    return await listFiles({ workdir, root, recursive, respectIgnoreFiles, signal });
+    // A checked root is a real path: entries are named relative to the real workspace.
+    const base = grant.layers.length === 0 ? workdir : await realPathOf(workdir);
+    return await listFiles({ workdir: base, root, recursive, respectIgnoreFiles, signal });
   } catch (error) {
     throw fileError(fn, path, error);
   }
@@ -102,9 +135,9 @@ async function list(args: readonly unknown[], workdir: string, signal: AbortSign
 export function fileFunctions(context: ExtensionRunContext): Record<string, BridgeFunction> {
   const { workdir } = context;
   return {
-    "file.read": (args) => read(args, workdir),
-    "file.write": (args) => write(args, workdir),
-    "file.exists": (args) => exists(args, workdir),
-    "file.list": (args, { signal }) => list(args, workdir, signal),
+    "file.read": (args, { grant }) => read(args, workdir, grant),
+    "file.write": (args, { grant }) => write(args, workdir, grant),
+    "file.exists": (args, { grant }) => exists(args, workdir, grant),
+    "file.list": (args, invocation) => list(args, workdir, invocation),
   };
 }

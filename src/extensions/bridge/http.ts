@@ -4,6 +4,7 @@
  * {@link MAX_HTTP_BODY_BYTES} on a character boundary. Redirects are
  * followed, but a credential header the extension set (`Authorization`,
  * `Cookie`, `x-api-key`, …) is not sent to another origin (`redirects.ts`).
+ * The host of the URL, and of every redirect, must be in the grant.
  *
  * @module
  */
@@ -11,10 +12,11 @@
 import { readAtMost } from "../../read_at_most.ts";
 import { VERSION } from "../../version.ts";
 import { BridgeError, readArguments } from "./arguments.ts";
-import type { BridgeFunction } from "./bridge_function.ts";
+import type { BridgeFunction, Invocation } from "./bridge_function.ts";
 import { errorMessage } from "../../unknown.ts";
 import { fetchFollowingRedirects } from "../../redirects.ts";
 import { isCredentialHeader } from "../../secrets.ts";
+import { checkHost } from "./access.ts";
 
 /** The most body bytes returned to the guest (reference: 256 KiB). */
 export const MAX_HTTP_BODY_BYTES = 256 * 1024;
@@ -53,10 +55,11 @@ function parseUrl(fn: string, url: string): URL {
   return parsed;
 }
 
-async function fetchForGuest(args: readonly unknown[], signal: AbortSignal) {
+async function fetchForGuest(args: readonly unknown[], { signal, grant }: Invocation) {
   const fn = "ctx.http.fetch";
   const reader = readArguments(fn, args);
   const url = parseUrl(fn, reader.string(0, "url"));
+  checkHost(grant, fn, url);
   const options = reader.options(1);
   const method = (options.string("method") ?? "GET").toUpperCase();
   const headers = new Headers(options.stringMap("headers") ?? {});
@@ -70,7 +73,12 @@ async function fetchForGuest(args: readonly unknown[], signal: AbortSignal) {
       headers,
       body,
       signal: timeout === null ? signal : AbortSignal.any([signal, timeout]),
-    }, { crossOrigin: { kind: "drop_credentials", isCredential: isCredentialHeader } });
+    }, {
+      crossOrigin: { kind: "drop_credentials", isCredential: isCredentialHeader },
+      ...(grant.layers.length === 0
+        ? {}
+        : { onRedirect: (to: URL) => checkHost(grant, fn, to, true) }),
+    });
     const responseHeaders: Record<string, string> = {};
     response.headers.forEach((value, name) => {
       responseHeaders[name.toLowerCase()] = value;
@@ -78,6 +86,7 @@ async function fetchForGuest(args: readonly unknown[], signal: AbortSignal) {
     const text = await readCappedBody(response.body, MAX_HTTP_BODY_BYTES);
     return { status: response.status, headers: responseHeaders, body: text };
   } catch (error) {
+    if (error instanceof BridgeError) throw error;
     if (timeout?.aborted && !signal.aborted) {
       throw new BridgeError(
         `${fn}: the request timed out after ${timeoutMs} ms: ${method} ${url.href}`,
@@ -92,5 +101,5 @@ async function fetchForGuest(args: readonly unknown[], signal: AbortSignal) {
 
 /** The `ctx.http` functions. */
 export function httpFunctions(): Record<string, BridgeFunction> {
-  return { "http.fetch": (args, { signal }) => fetchForGuest(args, signal) };
+  return { "http.fetch": (args, invocation) => fetchForGuest(args, invocation) };
 }

@@ -1,0 +1,270 @@
+import assert from "node:assert/strict";
+import { createTestEnv, defaultConfig, type TestEnv } from "./harness/env.ts";
+import { startFakeProvider } from "./harness/fake_provider.ts";
+import { toolResultsOf } from "./harness/wire.ts";
+
+/**
+ * A tool declaring `capabilities` whose `execute` returns, as JSON, each
+ * probe's value or `"<Error name>: <message>"`.
+ */
+function probeTool(capabilities: unknown, probes: Record<string, string>): string {
+  const entries = Object.entries(probes)
+    .map(([name, body]) => `    ${JSON.stringify(name)}: attempt(function () { return ${body}; }),`)
+    .join("\n");
+  return `function attempt(f) {
+  try { return f(); } catch (e) { return e.name + ": " + e.message; }
+}
+module.exports = {
+  description: "Probes capabilities.",
+  parameters: { type: "object" },
+${
+    capabilities === undefined
+      ? ""
+      : `  capabilities: ${JSON.stringify(capabilities)},\n`
+  }  execute: function (ctx) {
+    return JSON.stringify({
+${entries}
+    });
+  },
+};
+`;
+}
+
+/** Runs `rienda tools test NAME` in the workspace and parses its JSON output. */
+async function toolsTest(env: TestEnv, name: string): Promise<Record<string, unknown>> {
+  const result = await env.run(["tools", "test", name], { env: { PROBE_VAR: "probe value" } });
+  assert.equal(result.code, 0, result.stderr);
+  return JSON.parse(result.stdout);
+}
+
+/** A workspace with `notes.txt`, an outside folder with `secret.txt`, and links into it. */
+async function layout(env: TestEnv): Promise<string> {
+  const outside = await env.makeDir("outside");
+  await Deno.writeTextFile(`${outside}/secret.txt`, "secret");
+  await Deno.writeTextFile(`${env.workdir}/notes.txt`, "notes");
+  await Deno.mkdir(`${env.workdir}/.cache/probe`, { recursive: true });
+  await Deno.symlink(outside, `${env.workdir}/linked`);
+  await Deno.symlink(`${outside}/planted.txt`, `${env.workdir}/.cache/probe/dangling`);
+  await Deno.symlink(outside, `${env.workdir}/.cache/probe/escape`);
+  return outside;
+}
+
+Deno.test("file capabilities: granted paths work; outside, .. and symbolic links are catchable errors naming the grant", async () => {
+  await using env = await createTestEnv();
+  const outside = await layout(env);
+  const path = await env.writeTool(
+    "probe",
+    probeTool({ file: { read: ["."], write: [".cache/probe"] } }, {
+      read: `ctx.file.read("notes.txt")`,
+      exists: `ctx.file.exists("missing.txt")`,
+      list: `ctx.file.list(".cache").length > 0`,
+      write: `ctx.file.write(".cache/probe/out.txt", "ok")`,
+      writeNested: `ctx.file.write(".cache/probe/deep/er.txt", "ok")`,
+      readOutside: `ctx.file.read(${JSON.stringify(`${outside}/secret.txt`)})`,
+      readDotDot: `ctx.file.read("../outside/secret.txt")`,
+      readLinked: `ctx.file.read("linked/secret.txt")`,
+      listLinked: `ctx.file.list("linked")`,
+      writeRead: `ctx.file.write("notes.txt", "overwritten")`,
+      writeDotDot: `ctx.file.write(".cache/probe/../../notes.txt", "overwritten")`,
+      writeDangling: `ctx.file.write(".cache/probe/dangling", "planted")`,
+      writeThroughLink: `ctx.file.write(".cache/probe/escape/planted.txt", "planted")`,
+    }),
+  );
+  const results = await toolsTest(env, "probe");
+  const denied = (fn: string, given: string, category: string, granted: string, real?: string) =>
+    `Error: ctx.file.${fn}: path ${JSON.stringify(given)}` +
+    (real === undefined ? "" : ` (${real} once its symbolic links are followed)`) +
+    ` is not in this tool's capabilities (file.${category}: ${granted}); to grant it, add ` +
+    `${JSON.stringify(real ?? given)} to capabilities.file.${category} in ${path}`;
+  assert.deepEqual(results, {
+    read: "notes",
+    exists: false,
+    list: true,
+    readOutside: denied("read", `${outside}/secret.txt`, "read", "."),
+    readDotDot: denied("read", "../outside/secret.txt", "read", "."),
+    readLinked: denied("read", "linked/secret.txt", "read", ".", `${outside}/secret.txt`),
+    listLinked: denied("list", "linked", "read", ".", outside),
+    writeRead: denied("write", "notes.txt", "write", ".cache/probe"),
+    writeDotDot: denied("write", ".cache/probe/../../notes.txt", "write", ".cache/probe"),
+    writeDangling: denied(
+      "write",
+      ".cache/probe/dangling",
+      "write",
+      ".cache/probe",
+      `${outside}/planted.txt`,
+    ),
+    writeThroughLink: denied(
+      "write",
+      ".cache/probe/escape/planted.txt",
+      "write",
+      ".cache/probe",
+      `${outside}/planted.txt`,
+    ),
+  });
+  assert.equal(await Deno.readTextFile(`${env.workdir}/notes.txt`), "notes");
+  assert.equal(await Deno.readTextFile(`${env.workdir}/.cache/probe/out.txt`), "ok");
+  assert.equal(await Deno.readTextFile(`${env.workdir}/.cache/probe/deep/er.txt`), "ok");
+  assert.deepEqual([...Deno.readDirSync(outside)].map((entry) => entry.name), ["secret.txt"]);
+});
+
+Deno.test("env, exec and http capabilities: granted names pass, others are refused with the fix", async () => {
+  await using env = await createTestEnv();
+  const hits: string[] = [];
+  await using server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (request) => {
+    const url = new URL(request.url);
+    hits.push(url.pathname);
+    if (url.pathname === "/away") {
+      return Response.redirect(`http://localhost:${url.port}/landed`, 302);
+    }
+    if (url.pathname === "/here") return Response.redirect(`${url.origin}/landed`, 302);
+    return new Response("landed");
+  });
+  const base = `http://127.0.0.1:${server.addr.port}`;
+  const evil = await env.writeFile("evil/echo", "#!/bin/sh\necho evil\n", 0o755);
+  const swappedPath = `${evil.replace(/\/echo$/, "")}:${Deno.env.get("PATH")}`;
+  const path = await env.writeTool(
+    "probe",
+    probeTool({ http: ["127.0.0.1"], exec: ["echo"], env: ["PROBE_VAR"] }, {
+      env: `ctx.env.get("PROBE_VAR")`,
+      envDenied: `ctx.env.get("PATH")`,
+      fetch: `ctx.http.fetch(${JSON.stringify(`${base}/here`)}).body`,
+      fetchDenied: `ctx.http.fetch("http://evil.example/")`,
+      redirectDenied: `ctx.http.fetch(${JSON.stringify(`${base}/away`)})`,
+      argv: `ctx.system.exec(["echo", "a b", "$PROBE_VAR"], { quiet: true }).stdout`,
+      argvPathSwap: `ctx.system.exec(["echo", "swapped"], { quiet: true, env: { PATH: ${
+        JSON.stringify(swappedPath)
+      } } }).stdout`,
+      shell: `ctx.system.exec("echo hi")`,
+      program: `ctx.system.exec(["cat", "/etc/passwd"])`,
+    }),
+  );
+  const results = await toolsTest(env, "probe");
+  const fix = (category: string, value: string) =>
+    `; to grant it, add ${JSON.stringify(value)} to capabilities.${category} in ${path}`;
+  assert.deepEqual(results, {
+    env: "probe value",
+    envDenied: "Error: ctx.env.get: variable PATH is not in this tool's capabilities " +
+      `(env: PROBE_VAR)${fix("env", "PATH")}`,
+    fetch: "landed",
+    fetchDenied: "Error: ctx.http.fetch: host evil.example is not in this tool's capabilities " +
+      `(http: 127.0.0.1)${fix("http", "evil.example")}`,
+    redirectDenied: `Error: ctx.http.fetch: a redirect to host localhost:${server.addr.port} ` +
+      `is not in this tool's capabilities (http: 127.0.0.1)${fix("http", "localhost")}`,
+    argv: "a b $PROBE_VAR\n",
+    argvPathSwap: "swapped\n",
+    shell: "Error: ctx.system.exec: a shell command (the string form; the argv form runs a " +
+      "listed program) is not in this tool's capabilities (exec: echo); to grant it, set " +
+      `capabilities.exec to true in ${path}`,
+    program: `Error: ctx.system.exec: program "cat" is not in this tool's capabilities ` +
+      `(exec: echo)${fix("exec", "cat")}`,
+  });
+  assert.deepEqual(hits, ["/here", "/landed", "/away"], "the refused redirect was not followed");
+});
+
+Deno.test("config.yaml: require_capabilities gives undeclared extensions nothing; a grant there narrows a declaration", async () => {
+  await using provider = await startFakeProvider();
+  await using env = await createTestEnv({ provider });
+  await Deno.writeTextFile(`${env.workdir}/notes.txt`, "notes");
+  await env.writeTool("open", probeTool(undefined, { read: `ctx.file.read("notes.txt")` }));
+  const narrowedPath = await env.writeTool(
+    "narrowed",
+    probeTool({ file: { read: ["."] }, env: ["PROBE_VAR", "HOME"] }, {
+      read: `ctx.file.read("notes.txt")`,
+      env: `ctx.env.get("PROBE_VAR")`,
+      home: `ctx.env.get("HOME")`,
+    }),
+  );
+  await env.writeConfig(
+    `${defaultConfig(provider.url)}extensions:\n  narrowed:\n    capabilities:\n` +
+      `      file: { read: ["."] }\n      env: [PROBE_VAR]\n`,
+  );
+  const narrowed = await toolsTest(env, "narrowed");
+  assert.deepEqual(narrowed, {
+    read: "notes",
+    env: "probe value",
+    home: `Error: ctx.env.get: variable HOME is not in what config.yaml grants tool "narrowed" ` +
+      `(extensions.narrowed.capabilities.env: PROBE_VAR); to grant it, add "HOME" to ` +
+      `extensions.narrowed.capabilities.env in config.yaml`,
+  });
+  assert.deepEqual(await toolsTest(env, "open"), { read: "notes" });
+
+  await env.writeConfig(
+    `${defaultConfig(provider.url)}extensions:\n  require_capabilities: true\n`,
+  );
+  const open = await toolsTest(env, "open");
+  assert.equal(
+    open.read,
+    `Error: ctx.file.read: path "notes.txt" is not allowed: tool "open" declares no ` +
+      `capabilities and config.yaml sets extensions.require_capabilities; to grant it, add ` +
+      `"notes.txt" to capabilities.file.read in ${env.home}/tools/open/index.js, or declare it ` +
+      `in config.yaml (extensions.open.capabilities.file.read)`,
+  );
+  // A declared extension keeps its grant; the run of an agent applies the same rules.
+  assert.equal((await toolsTest(env, "narrowed")).read, "notes");
+  assert.ok(narrowedPath.endsWith("/tools/narrowed/index.js"));
+  await env.writeAgent("probe", { description: "Probes.", tools: ["open"] });
+  provider.push({ toolCalls: [{ name: "open", arguments: {} }] }, { text: "done" });
+  const run = await env.run(["run", "-a", "probe", "go"]);
+  assert.equal(run.code, 0, run.stderr);
+  const [result] = toolResultsOf(provider.requests[1]).map((item) => String(item.content));
+  assert.match(result ?? "", /ctx\.file\.read: path \\"notes\.txt\\" is not allowed/);
+});
+
+Deno.test("config.yaml: a malformed extensions section is an error naming the field", async () => {
+  await using env = await createTestEnv();
+  await env.writeConfig(
+    `extensions:\n  require_capabilities: yes please\n  my-tool:\n    capabilities:\n` +
+      `      http: ["https://api.github.com"]\n      exec: 3\n`,
+  );
+  const result = await env.run(["tools"]);
+  assert.equal(result.code, 1);
+  assert.match(result.stderr, /extensions\.require_capabilities: must be a boolean/);
+  assert.match(result.stderr, /extensions\.my-tool\.capabilities\.exec: must be/);
+});
+
+Deno.test("a module's malformed capabilities break the extension; listings show each grant", async () => {
+  await using env = await createTestEnv();
+  await env.writeTool(
+    "bad",
+    probeTool({ http: ["https://api.github.com"], file: { read: "." }, net: true }, {}),
+  );
+  await env.writeTool("open", probeTool(undefined, {}));
+  await env.writeTool(
+    "scoped",
+    probeTool({ file: { read: ["."], write: [".cache/x"] }, http: ["api.github.com"] }, {}),
+  );
+  await env.writeHook(
+    "guard",
+    `module.exports = { capabilities: { exec: true }, beforeToolExecute: function () {} };\n`,
+  );
+  await env.writeHook("audit", `module.exports = { afterRun: function () {} };\n`);
+  await env.writeConfig(`extensions:\n  audit:\n    capabilities:\n      env: [HOME]\n`);
+  const tools = await env.run(["tools"]);
+  assert.equal(tools.code, 1);
+  assert.match(
+    tools.stderr,
+    /tool "bad": "capabilities\.net" unknown capability \(expected: file, http, exec, env\); "capabilities\.file\.read" must be a list of strings \(found a string\); "capabilities\.http\.0" must be a host, not a URL: a host pattern/,
+  );
+  assert.match(
+    tools.stdout,
+    /^open +user +Probes capabilities\.\n {2}capabilities: full access\n/m,
+  );
+  assert.match(
+    tools.stdout,
+    /^scoped +user +Probes capabilities\.\n {2}capabilities: file read: \.; file write: \.cache\/x; http: api\.github\.com; exec: none; env: none\n/m,
+  );
+  const hooks = await env.run(["hooks"]);
+  assert.equal(hooks.code, 0, hooks.stderr);
+  assert.match(
+    hooks.stdout,
+    /^guard +beforeToolExecute\n {2}capabilities: file read: none; .*exec: any command; env: none\n/m,
+  );
+  assert.match(
+    hooks.stdout,
+    /^audit +afterRun\n {2}capabilities: undeclared, config\.yaml grants: .*env: HOME\n/m,
+  );
+  const doctor = await env.run(["doctor", "--offline"]);
+  assert.match(doctor.stdout, /tool "open": capabilities: full access/);
+  assert.match(doctor.stdout, /hook "guard": capabilities: .*exec: any command/);
+  assert.doesNotMatch(hooks.stderr, /unknown point "capabilities"/);
+});
