@@ -3,7 +3,8 @@
  * (`script`, 80x24), against the fake provider:
  *
  * - time from process start to a usable prompt (the editor's placeholder on
- *   screen), median of `BENCH_RUNS`;
+ *   screen, taking keys), and to the agent loaded (its name on the status
+ *   line), medians of `BENCH_RUNS`;
  * - streaming a 2,000-token answer at 50 tokens/s: CPU time of the process
  *   over the answer's duration, and bytes written per token.
  *
@@ -14,8 +15,10 @@ import { startFakeProvider } from "../tests/harness/fake_provider.ts";
 import { createTestEnv } from "../tests/harness/env.ts";
 import { CHECKOUT_DIR } from "../tests/harness/rienda.ts";
 
-// The placeholder as written (its first cell carries the drawn cursor).
+// The placeholder as written (its first cell carries the drawn cursor): the editor takes keys.
 const READY = "sk the agent something";
+// The status line once the engine and the agent have loaded (the editor is drawn before).
+const LOADED = "coder\x1b[22m\x1b[2m · \x1b[22m\x1b[2mfake/m";
 
 function quote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
@@ -126,6 +129,13 @@ export async function measureInteractive(runs: number): Promise<string[]> {
     quit: "\x04",
   });
   lines.push(`start to usable prompt (pty)        ${start.toFixed(3)} s  (target ≤ 0.25 s)`);
+  const loaded = await timeToReady(cli(["-a", "coder"]), LOADED, {
+    cwd: env.workdir,
+    env: childEnv,
+    runs,
+    quit: "\x04",
+  });
+  lines.push(`start to agent loaded (status line) ${loaded.toFixed(3)} s`);
 
   // 2,000 tokens at 50 tokens/s: one SSE event per token, 20 ms apart.
   const tokens = 2_000;

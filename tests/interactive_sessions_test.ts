@@ -111,7 +111,7 @@ Deno.test("interactive: without -a the start picker offers the agents and the se
 Deno.test("interactive: no start picker when there is nothing to choose: the default agent runs", async () => {
   await using env = await createTestEnv({ noAgent: true });
   await using pty = await chat(env, []);
-  const screen = await pty.waitFor(IDLE, "the prompt");
+  const screen = await pty.waitFor((s) => IDLE(s) && s.includes("default · "), "the prompt");
   assert.ok(!screen.includes("Start"), screen);
   assert.match(screen, /default · fake\/m/);
   await pty.type("\x04");

@@ -373,3 +373,15 @@ for (const [path, key] of [["a key handler", "k"], ["a timer", "t"]] as const) {
     assert.match(sttyAfter, /(^|\s)echo(\s|$)/, "echo left off");
   });
 }
+
+Deno.test("interactive: an agent that cannot load ends the chat with rienda run's message and code; the terminal restored", async () => {
+  await using env = await createTestEnv();
+  await using pty = await chat(env, ["-a", "nope"]);
+  const { code, raw, sttyAfter } = await pty.wait();
+  assert.equal(code, 1);
+  assert.match(raw, /rienda: agent "nope" not found: .*nope\.md does not exist/);
+  assert.ok(raw.lastIndexOf("\x1b[?2004l") > raw.lastIndexOf("\x1b[?2004h"), "paste left on");
+  assert.match(sttyAfter, /(^|\s)icanon(\s|$)/, "still in raw mode");
+  assert.match(sttyAfter, /(^|\s)echo(\s|$)/, "echo left off");
+  assert.deepEqual(await env.sessionFiles(), []);
+});

@@ -5,7 +5,8 @@
  * The flags are checked first, then both stdin and stdout must be
  * terminals: otherwise a usage error points to `rienda run`, before any
  * escape code is written. The UI itself is loaded through a computed
- * specifier, so `deno run` never walks it for the other commands.
+ * specifier, so `deno run` never walks it for the other commands; it draws
+ * the editor first, then loads the engine.
  *
  * @module
  */
@@ -36,7 +37,7 @@ export function isInteractiveInvocation(argv: readonly string[]): boolean {
 interface InteractiveUi {
   startInteractive(options: {
     readonly io: Io;
-    readonly backend: ChatBackend;
+    readonly loadBackend: () => Promise<ChatBackend>;
     readonly prompt: string | undefined;
     readonly autoApprove: boolean;
     readonly signal: AbortSignal;
@@ -51,14 +52,17 @@ export async function interactiveCommand(
 ): Promise<number> {
   const flags = parseInteractiveFlags(argv, io);
   if (!io.stdinIsTerminal || !io.stdout.isTerminal) throw new UsageError(NEEDS_TERMINAL_MESSAGE);
-  const { createChatBackend } = await import("./chat_backend.ts");
-  const backend = await createChatBackend({ io, flags });
   const ui: InteractiveUi = await import(
     new URL("../ui/interactive/main.ts", import.meta.url).href
   );
   return await ui.startInteractive({
     io,
-    backend,
+    // Loaded once the editor is drawn; a backend that fails (bad agent, unknown session)
+    // ends the chat, then is reported like rienda run reports it.
+    loadBackend: async () => {
+      const { createChatBackend } = await import("./chat_backend.ts");
+      return await createChatBackend({ io, flags });
+    },
     prompt: flags.prompt,
     autoApprove: flags.autoApprove,
     signal,

@@ -53,14 +53,33 @@ export interface AppOptions {
   readonly autoApprove: boolean;
   /** The process's interrupt (SIGINT, SIGTERM, SIGHUP): the chat quits with 130. */
   readonly signal: AbortSignal;
-  /** The stored conversation of a resumed session, shown first. */
-  readonly replay?: readonly Message[];
-  /** The start picker's rows (new session with an agent, or a stored session). */
-  readonly start?: readonly Choice[] | null;
-  /** Earlier prompts of this workspace, oldest first. */
-  readonly history?: readonly string[];
+  /**
+   * Whether the backend has loaded. Until then text goes into the editor at
+   * once, but every other key (Enter, ↑/↓, Tab, …) and all after it wait,
+   * in order, for the backend (Ctrl+C and Ctrl+D act at once).
+   */
+  readonly ready?: () => boolean;
+  /**
+   * What the backend tells once loaded; the chat shows it then. A rejection
+   * (bad agent, unknown session) ends the chat, restores the terminal and
+   * rejects the chat's promise with it.
+   */
+  readonly loaded?: Promise<StartData>;
   readonly env: (name: string) => string | undefined;
   readonly clock?: () => number;
+}
+
+const isQuitKey = (key: Key) =>
+  key.type === "key" && key.ctrl && !key.alt && (key.name === "c" || key.name === "d");
+
+/** What the chat shows once the backend has loaded. */
+export interface StartData {
+  /** The stored conversation of a resumed session, shown first. */
+  readonly replay: readonly Message[];
+  /** The start picker's rows (new session with an agent, or a stored session). */
+  readonly start: readonly Choice[] | null;
+  /** Earlier prompts of this workspace, oldest first. */
+  readonly history: readonly string[];
 }
 
 /** Runs the chat until the person quits; resolves to the exit code. */
@@ -68,11 +87,14 @@ export function runApp(options: AppOptions): Promise<number> {
   const { term, backend, theme, clock = () => Date.now() } = options;
   const screen = createScreen((text) => term.write(text), term.columns);
   const parser = createKeyParser();
-  const editor = createEditor(options.history);
+  const editor = createEditor();
+  const ready = options.ready ?? (() => true);
   let expanded = false;
   const transcript = createTranscript({ theme, expanded: () => expanded });
   let overlay: Overlay | null = null;
   let quitArmedAt: number | null = null;
+  /** Keys that wait for the backend (see {@link AppOptions.ready}); null when none do. */
+  let held: Key[] | null = null;
   let message: { text: string; until: number } | null = null;
   let contextTokens: number | null = null;
   let lastFrame = 0;
@@ -81,7 +103,11 @@ export function runApp(options: AppOptions): Promise<number> {
   let width = term.columns;
   let quitting = false;
   let finish: (code: number) => void = () => {};
-  const finished = new Promise<number>((resolve) => (finish = resolve));
+  let fail: (error: unknown) => void = () => {};
+  const finished = new Promise<number>((resolve, reject) => {
+    finish = resolve;
+    fail = reject;
+  });
 
   const turns = createTurns({
     backend,
@@ -171,7 +197,7 @@ export function runApp(options: AppOptions): Promise<number> {
     frameTimer = setTimeout(draw, Math.max(0, lastFrame + FRAME_MS - clock()));
   }
 
-  async function quit(code: number) {
+  async function quit(code: number, error?: unknown) {
     if (quitting) return;
     quitting = true;
     clearTimeout(frameTimer);
@@ -186,7 +212,8 @@ export function runApp(options: AppOptions): Promise<number> {
     const id = backend.state().sessionId;
     if (id !== null) term.write(theme.dim(`session ${id} (rienda -c continues it)\r\n`));
     term.restore();
-    finish(code);
+    if (error === undefined) finish(code);
+    else fail(error);
   }
 
   function submit() {
@@ -210,6 +237,10 @@ export function runApp(options: AppOptions): Promise<number> {
   }
 
   function onKey(key: Key) {
+    if (held !== null || (!ready() && key.type === "key" && !isQuitKey(key))) {
+      (held ??= []).push(key);
+      return;
+    }
     const now = clock();
     if (overlay !== null) {
       if (key.type === "key" && key.ctrl && key.name === "c" && turns.startedAt() !== null) {
@@ -317,24 +348,33 @@ export function runApp(options: AppOptions): Promise<number> {
 
   options.signal.addEventListener("abort", () => void quit(130), { once: true });
   term.start({ onInput, onResize: invalidate, onHangup: () => void quit(130) });
-  if (options.replay !== undefined && options.replay.length > 0) {
-    transcript.replay(options.replay);
-  }
-  const firstPrompt = options.prompt?.trim() ? options.prompt : undefined;
-  if (options.start) {
-    controls.pick("Start", options.start, async (choice) => {
-      const [kind, value] = [
-        choice.value.slice(0, choice.value.indexOf(":")),
-        choice.value.slice(choice.value.indexOf(":") + 1),
-      ];
-      if (kind === "session") {
-        controls.showSession(await backend.resume(value));
-        transcript.addNotice(`resumed session ${value}`, "faint");
-      } else await backend.newSession(value);
-      if (firstPrompt !== undefined) turns.send(firstPrompt);
-    });
-  }
   draw();
-  if (!options.start && firstPrompt !== undefined) turns.send(firstPrompt);
+  const firstPrompt = options.prompt?.trim() ? options.prompt : undefined;
+  const empty: StartData = { replay: [], start: null, history: [] };
+  (options.loaded ?? Promise.resolve(empty)).then(({ replay, start, history }) => {
+    if (quitting) return;
+    editor.history.unshift(...history);
+    if (replay.length > 0) transcript.replay(replay);
+    const keys = held ?? [];
+    held = null;
+    if (start) {
+      controls.pick("Start", start, async (choice) => {
+        const [kind, value] = [
+          choice.value.slice(0, choice.value.indexOf(":")),
+          choice.value.slice(choice.value.indexOf(":") + 1),
+        ];
+        if (kind === "session") {
+          controls.showSession(await backend.resume(value));
+          transcript.addNotice(`resumed session ${value}`, "faint");
+        } else await backend.newSession(value);
+        if (firstPrompt !== undefined) turns.send(firstPrompt);
+      });
+    } else {
+      if (firstPrompt !== undefined) turns.send(firstPrompt);
+      // Keys typed ahead of a start picker are dropped: they were not meant for it.
+      for (const key of keys) onKey(key);
+    }
+    invalidate();
+  }, (error: unknown) => void quit(1, error));
   return finished;
 }

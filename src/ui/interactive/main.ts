@@ -1,7 +1,9 @@
 /**
  * The interactive mode's entry, loaded on demand by `cli/interactive.ts`:
- * builds the terminal and the theme, shows the resumed conversation, starts
- * the chat, and loads the code highlighter once the first frame is out.
+ * builds the terminal and the theme, starts the chat while the engine still
+ * loads (the editor is drawn first), shows the resumed conversation or the
+ * start picker once it has, and loads the code highlighter after the first
+ * frame.
  *
  * @module
  */
@@ -11,13 +13,15 @@ import { runApp } from "./app.ts";
 import { runPlain } from "./plain.ts";
 import type { ChatBackend } from "./backend.ts";
 import { loadHighlighter } from "./highlight.ts";
+import { pendingBackend } from "./pending_backend.ts";
 import { colorAllowed, createTheme } from "./style.ts";
 import { createDenoTerm } from "./term.ts";
 
 /** What the chat starts with. */
 export interface InteractiveOptions {
   readonly io: Io;
-  readonly backend: ChatBackend;
+  /** Loads the backend, called once the editor is drawn; a rejection ends the chat and is rethrown. */
+  readonly loadBackend: () => Promise<ChatBackend>;
   readonly prompt: string | undefined;
   readonly autoApprove: boolean;
   readonly signal: AbortSignal;
@@ -25,11 +29,11 @@ export interface InteractiveOptions {
 
 /** Runs the chat on the process's terminal; resolves to the exit code. */
 export async function startInteractive(options: InteractiveOptions): Promise<number> {
-  const { io, backend } = options;
+  const { io } = options;
   if (io.env("TERM") === "dumb") {
     return await runPlain({
       out: io.stdout,
-      backend,
+      backend: await options.loadBackend(),
       prompt: options.prompt,
       autoApprove: options.autoApprove,
       signal: options.signal,
@@ -37,23 +41,30 @@ export async function startInteractive(options: InteractiveOptions): Promise<num
   }
   const theme = createTheme(colorAllowed(io.env));
   const term = createDenoTerm((text) => io.stdout.write(text), io.env);
-  const [replay, start, history] = await Promise.all([
-    backend.branchMessages(),
-    backend.startChoices(),
-    backend.history(),
-  ]);
+  const loading = Promise.withResolvers<ChatBackend>();
+  const { backend, ready } = pendingBackend(loading.promise);
   const app = runApp({
     term,
     backend,
+    ready,
     theme,
     prompt: options.prompt,
     autoApprove: options.autoApprove,
     signal: options.signal,
-    replay,
-    start,
-    history,
+    loaded: loading.promise.then(async (loaded) => {
+      const [replay, start, history] = await Promise.all([
+        loaded.branchMessages(),
+        loaded.startChoices(),
+        loaded.history(),
+      ]);
+      return { replay, start, history };
+    }),
     env: io.env,
   });
-  if (theme.color) setTimeout(() => void loadHighlighter(), 0);
+  // The first frame is out (runApp draws it at once): now the engine, then the highlighter.
+  options.loadBackend().then(loading.resolve, loading.reject);
+  if (theme.color) {
+    loading.promise.then(() => setTimeout(() => void loadHighlighter(), 0), () => {});
+  }
   return await app;
 }

@@ -35,9 +35,9 @@ export function contextUse(tokens: number | null, window: number | null, theme: 
 export function statusRow(info: StatusInfo, width: number, theme: Theme): string {
   const parts = [
     theme.bold(info.agent),
-    info.model,
-    `thinking ${info.thinking ?? "off"}`,
-  ].map((part, index) => index === 0 ? part : theme.dim(part));
+    ...[info.model, `thinking ${info.thinking ?? "off"}`].filter((part) => part !== "")
+      .map(theme.dim),
+  ];
   const context = contextUse(info.contextTokens, info.contextWindow, theme);
   const right = [...parts, ...(context === "" ? [] : [context])].join(theme.dim(" · "));
   const room = width - 1;
