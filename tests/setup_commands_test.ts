@@ -37,6 +37,8 @@ Deno.test("rienda init creates the home with examples and never overwrites", asy
       "agents/assistant.md",
       "tools/word-count/index.js",
       "hooks/guard/index.js",
+      "rienda.d.ts",
+      "jsconfig.json",
     ]
   ) {
     assert.ok(first.stdout.includes(`created  ${env.home}/${file}`), first.stdout);

@@ -1,7 +1,8 @@
 /**
  * `rienda init`: creates the rienda home with a commented `config.yaml`, the
  * default agent (`agents/default.md`, the built-in one's text, to see and
- * change), one example agent, one example tool and one example hook. Never
+ * change), one example agent, one example tool and one example hook, and the
+ * editor support (`rienda.d.ts`, `jsconfig.json`: docs/extending.md). Never
  * overwrites a file: existing ones are kept and reported.
  *
  * @module
@@ -12,6 +13,7 @@ import { DEFAULT_AGENT_MD } from "../agents/default_agent.ts";
 import { resolvePaths } from "../config/paths.ts";
 import type { Io } from "../ui/io.ts";
 import { EXIT } from "./exit.ts";
+import { JSCONFIG_JSON, RIENDA_DTS } from "../extensions/rienda_types.ts";
 
 const CONFIG_YAML = `# rienda configuration. Everything here is optional: the built-in providers
 # (openai, anthropic, openrouter, groq, deepseek, mistral, xai, together,
@@ -46,6 +48,15 @@ const CONFIG_YAML = `# rienda configuration. Everything here is optional: the bu
 # Settings for your tools and hooks, read as ctx.config.config.<name>.
 # config:
 #   word-count: { min_length: 3 }
+
+# What extensions may reach through ctx (docs/extending.md, "Capabilities").
+# An extension that declares no capabilities has full access unless
+# require_capabilities is true; an entry per extension narrows its grant.
+# extensions:
+#   require_capabilities: true
+#   word-count:
+#     capabilities:
+#       file: { read: ["."] }
 `;
 
 const AGENT_MD = `---
@@ -58,7 +69,10 @@ You are a careful assistant working in the user's workspace. Look at the
 files before you answer questions about them, and answer in a few sentences.
 `;
 
-const TOOL_JS = `// A user tool: the folder name is the tool name. See docs/extensions.md.
+const TOOL_JS = `// @ts-check
+// A user tool: the folder name is the tool name. Reference: docs/extending.md
+// of rienda; ../../rienda.d.ts (rienda types) gives an editor the types of ctx.
+/** @type {Rienda.Tool} */
 module.exports = {
   description: "Counts the words of a file in the workspace.",
   parameters: {
@@ -69,18 +83,24 @@ module.exports = {
     required: ["path"],
     additionalProperties: false,
   },
+  capabilities: { file: { read: ["."] } },
   execute: function (ctx, args) {
-    const text = ctx.file.read(args.path);
+    const text = ctx.file.read(String(args.path));
     return String(text.trim().split(/\\s+/).filter(Boolean).length);
   },
 };
 `;
 
-const HOOK_JS = `// A user hook: asks before a shell command that deletes recursively.
+const HOOK_JS = `// @ts-check
+// A user hook: asks before a shell command that deletes recursively.
+// Reference: docs/extending.md of rienda; types in ../../rienda.d.ts.
+/** @type {Rienda.Hook} */
 module.exports = {
+  capabilities: {},
   beforeToolExecute: function (ctx, call) {
-    if (call.name === "shell" && /\\brm\\s+-rf\\b/.test(call.arguments.command || "")) {
-      if (!ctx.confirm({ title: "Dangerous command", body: call.arguments.command })) {
+    const command = String(call.arguments.command || "");
+    if (call.name === "shell" && /\\brm\\s+-rf\\b/.test(command)) {
+      if (!ctx.confirm({ title: "Dangerous command", body: command })) {
         return { allow: false, reason: "refused by the user" };
       }
     }
@@ -95,6 +115,8 @@ const INIT_FILES: readonly (readonly [string, string])[] = [
   ["agents/assistant.md", AGENT_MD],
   ["tools/word-count/index.js", TOOL_JS],
   ["hooks/guard/index.js", HOOK_JS],
+  ["rienda.d.ts", RIENDA_DTS],
+  ["jsconfig.json", JSCONFIG_JSON],
 ];
 
 /** Creates the missing files of the home; reports each one as created or kept. */

@@ -1,6 +1,6 @@
 /**
  * The declarations of the installation commands — `agents`, `doctor`,
- * `init` — kept beside `program.ts`; their actions load on demand.
+ * `init`, `types` — kept beside `program.ts`; their actions load on demand.
  *
  * @module
  */
@@ -10,7 +10,7 @@ import type { Io } from "../ui/io.ts";
 import { terminalSafeIo } from "../ui/terminal_text.ts";
 import { CONFIG_FLAG_HELP, stringFlag } from "./flags.ts";
 
-/** Adds `agents`, `doctor` and `init` to `program`; `choose` receives the action to run. */
+/** Adds `agents`, `doctor`, `init` and `types` to `program`; `choose` receives the action to run. */
 export function addSetupCommands(
   program: Command,
   io: Io,
@@ -61,5 +61,21 @@ Examples:
     )
     .action(() => {
       choose(async () => (await import("./init.ts")).initCommand(io));
+    });
+  program.command("types")
+    .description("print rienda.d.ts, the types of ctx, tools and hooks, for an editor")
+    .addHelpText(
+      "after",
+      `
+rienda init writes it into $RIENDA_HOME with a jsconfig.json; an editor then
+completes ctx. in tools/*/index.js and hooks/*/index.js, and checks a file
+that starts with // @ts-check. See docs/extending.md.
+
+Examples:
+  rienda types > ~/.rienda/rienda.d.ts
+`,
+    )
+    .action(() => {
+      choose(async () => (await import("./types.ts")).typesCommand(io));
     });
 }

@@ -1,0 +1,280 @@
+/**
+ * The editor support of the rienda home: `rienda.d.ts`, the types of `ctx`,
+ * tools and hooks (printed by `rienda types`), and the `jsconfig.json` that
+ * `rienda init` writes beside it, so an editor completes `ctx.` in
+ * `tools/<name>/index.js` and `hooks/<name>/index.js` and type-checks a file
+ * that starts with `// @ts-check`. `tests/types_test.ts` type-checks the
+ * examples of docs/extending.md against it.
+ *
+ * @module
+ */
+
+import { VERSION } from "../version.ts";
+
+/** The text of `rienda.d.ts`. */
+export const RIENDA_DTS = `// Types of rienda ${VERSION}'s extension API: ctx, tools and hooks.
+// Reference: docs/extending.md of rienda. Regenerate with: rienda types > rienda.d.ts
+//
+// In tools/<name>/index.js:   // @ts-check
+//                             /** @type {Rienda.Tool} */
+//                             module.exports = { description, parameters, execute(ctx, args) {…} };
+// In hooks/<name>/index.js:   /** @type {Rienda.Hook} */
+//                             module.exports = { beforeToolExecute(ctx, call) {…} };
+
+declare namespace Rienda {
+  /** A value JSON can hold: what arguments, payloads and ctx.config are made of. */
+  type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+  /** An entry of ctx.file.list. */
+  interface FileEntry {
+    /** The entry's own name. */
+    name: string;
+    /** Its path relative to the workspace, with "/" separators. */
+    path: string;
+    /** True for a directory (symbolic links are listed as files, never followed). */
+    isDir: boolean;
+  }
+
+  /** ctx.file: relative paths resolve against ctx.workdir; absolute paths are allowed. */
+  interface FileApi {
+    /** The file's text (invalid UTF-8 replaced). Throws for a missing file, a directory, or more than 32 MiB (RangeError). */
+    read(path: string, options?: { encoding?: "utf8" | "utf-8" }): string;
+    /** Writes text, creating parent directories; truncates unless append is true. */
+    write(path: string, data: string, options?: { append?: boolean }): void;
+    /** Whether the path exists, file or directory. */
+    exists(path: string): boolean;
+    /** The entries under a directory ("." by default), sorted by path; at most 100,000. */
+    list(path?: string, options?: { recursive?: boolean; respectIgnoreFiles?: boolean }): FileEntry[];
+  }
+
+  /** ctx.env: read-only. */
+  interface EnvApi {
+    /** The variable's value, or null when it is unset. */
+    get(name: string): string | null;
+  }
+
+  /** Options of ctx.http.fetch. */
+  interface FetchOptions {
+    /** GET by default. */
+    method?: string;
+    headers?: Record<string, string>;
+    /** Sent as-is. */
+    body?: string;
+    /** No timeout by default; at most 2147483647. */
+    timeout_ms?: number;
+  }
+
+  /** A response of ctx.http.fetch, whatever its status. */
+  interface FetchResponse {
+    status: number;
+    /** Header names lower-cased. */
+    headers: Record<string, string>;
+    /** The body as UTF-8 text, cut at 256 KiB on a character boundary. */
+    body: string;
+  }
+
+  /** ctx.http. */
+  interface HttpApi {
+    /** Sends one request, following redirects (credential headers are not sent to another origin). */
+    fetch(url: string, options?: FetchOptions): FetchResponse;
+  }
+
+  /** Options of ctx.system.exec. */
+  interface ExecOptions {
+    /** Working directory, relative to the workspace; the workspace by default. */
+    cwd?: string;
+    /** Variables added to rienda's environment. */
+    env?: Record<string, string>;
+    /** Kills the command's whole process group after this long (code -1). */
+    timeout_ms?: number;
+    /** Text written to the command's stdin; stdin is empty (/dev/null) without it. */
+    stdin?: string;
+    /** true: the output is not streamed to the front end (it is still returned). */
+    quiet?: boolean;
+  }
+
+  /** How a command ended. */
+  interface ExecResult {
+    /** The exit code; -1 when a signal, the timeout or an interrupt killed it. */
+    code: number;
+    /** At most 1 MiB of each is kept. */
+    stdout: string;
+    stderr: string;
+  }
+
+  /** ctx.system. */
+  interface SystemApi {
+    /**
+     * Runs a shell string with sh -c, or a program and its arguments without a shell
+     * (["git", "status"]), in the workspace.
+     */
+    exec(command: string | [string, ...string[]], options?: ExecOptions): ExecResult;
+    /** The absolute path of an executable on PATH, or null. */
+    which(name: string): string | null;
+  }
+
+  /** ctx.cache and ctx.store: text by name, shared by every extension of the home. */
+  interface KeyValueApi {
+    /** The text, or null when absent (or expired). */
+    get(name: string): string | null;
+    has(name: string): boolean;
+    /** Whether a live entry was removed. */
+    del(name: string): boolean;
+  }
+
+  /** ctx.cache: entries may expire. */
+  interface CacheApi extends KeyValueApi {
+    /** Stores text; ttl_seconds (positive) makes it expire; no expiry without it. */
+    set(name: string, text: string, ttl_seconds?: number): void;
+  }
+
+  /** ctx.store: entries never expire. */
+  interface StoreApi extends KeyValueApi {
+    set(name: string, text: string): void;
+  }
+
+  /** A question of ctx.confirm, or a notice of ctx.notify. */
+  interface Notice {
+    title: string;
+    body: string;
+  }
+
+  /** The context every tool and hook invocation receives. */
+  interface Ctx {
+    /** The absolute workspace directory, the base of every relative path. */
+    readonly workdir: string;
+    readonly session: {
+      readonly id: string;
+      readonly agentId: string;
+      readonly modelId: string;
+      readonly workdir: string;
+    };
+    /** The running agent: its frontmatter, name and body (frozen). */
+    readonly agent: {
+      readonly name: string;
+      readonly description?: string;
+      readonly model?: string;
+      readonly tools: readonly Json[];
+      readonly hooks: readonly Json[];
+      /** Per-agent settings (the frontmatter's config:). */
+      readonly config: { readonly [key: string]: Json };
+      readonly systemPrompt: string;
+      readonly [key: string]: unknown;
+    };
+    /** The whole config.yaml, frozen; settings for extensions under ctx.config.config.<name>. */
+    readonly config: { readonly [key: string]: Json };
+    readonly file: FileApi;
+    readonly env: EnvApi;
+    readonly http: HttpApi;
+    readonly system: SystemApi;
+    readonly cache: CacheApi;
+    readonly store: StoreApi;
+    /** Streams text to the front end (a newline is added when missing). */
+    log(text: string): void;
+    /** Waits ms milliseconds (0 to 2147483647), or less when the run is interrupted. */
+    sleep(ms: number): void;
+    /** Asks a yes/no question; true with -y, false when nobody can answer. */
+    confirm(question: Notice): boolean;
+    /** Shows a notice without waiting. */
+    notify(notice: Notice): void;
+  }
+
+  /** What an extension may reach through ctx (omitted categories grant nothing). */
+  interface Capabilities {
+    /** Paths relative to the workspace, "~" for the home, or absolute. */
+    file?: { read?: string[]; write?: string[] };
+    /** Host patterns: "api.github.com", "*.example.com", "*", with an optional ":port". */
+    http?: string[];
+    /** true: shell strings and any program; a list: only those programs, in the argv form. */
+    exec?: boolean | string[];
+    /** Variable names ctx.env.get may read. */
+    env?: string[];
+  }
+
+  /** What execute returns: text, or text marked as an error. */
+  type ToolResult = string | { text: string; isError?: boolean };
+
+  /** A tool module (tools/<name>/index.js). */
+  interface Tool<Args = { [key: string]: Json }> {
+    /** What the tool does and when to use it, shown to the model. */
+    description: string;
+    /** A JSON Schema of "type": "object" for the arguments. */
+    parameters: { type: "object"; [keyword: string]: unknown };
+    /** What the tool may reach; full access when absent (unless config.yaml requires it). */
+    capabilities?: Capabilities;
+    execute(ctx: Ctx, args: Args): ToolResult | Promise<ToolResult>;
+    /** Helpers may be exported beside the required fields. */
+    [helper: string]: unknown;
+  }
+
+  /** A tool call as hooks see it. */
+  interface ToolCall {
+    id: string;
+    name: string;
+    arguments: { [key: string]: Json };
+  }
+
+  /** A tool's result as hooks see it. */
+  interface ToolCallResult {
+    text: string;
+    isError: boolean;
+  }
+
+  /** What a hook point may return; undefined or null is "no opinion". */
+  type Opinion<T> = T | undefined | null | void;
+
+  /** A hook module (hooks/<name>/index.js): any subset of the six points. */
+  interface Hook {
+    /** What the hook may reach; full access when absent (unless config.yaml requires it). */
+    capabilities?: Capabilities;
+    /** Once, at the start of a run. */
+    beforeRun?(ctx: Ctx, run: { sessionId: string; agentId: string; modelId: string }): void;
+    /** Once, when the run ends, for any reason. */
+    afterRun?(ctx: Ctx, event: { reason: "end_turn" | "interrupted" | "error" }): void;
+    /** Every turn, before the provider call; system replaces the prompt for this turn only. */
+    beforeModelRequest?(
+      ctx: Ctx,
+      request: { system: string; model: string; messages: { role: "user" | "assistant"; text: string }[] },
+    ): Opinion<{ system?: string }>;
+    /** Every turn, after the model answered, before it is saved. */
+    afterModelResponse?(
+      ctx: Ctx,
+      response: { text: string; thinking: string; toolCalls: ToolCall[] },
+    ): Opinion<{ text?: string; thinking?: string }>;
+    /** Before each tool call: allow false refuses it; arguments replaces them. */
+    beforeToolExecute?(
+      ctx: Ctx,
+      call: ToolCall,
+    ): Opinion<{ allow?: boolean; reason?: string; arguments?: { [key: string]: Json } }>;
+    /** After each tool call: rewrites the result the model reads. */
+    afterToolExecute?(
+      ctx: Ctx,
+      call: ToolCall,
+      result: ToolCallResult,
+    ): Opinion<{ text?: string; isError?: boolean }>;
+  }
+}
+
+/** The CommonJS module of an extension (module.exports = …). */
+declare var module: { exports: unknown };
+declare var exports: unknown;
+`;
+
+/** The text of `jsconfig.json`: the home's JavaScript with `rienda.d.ts`, no DOM or Node types. */
+export const JSCONFIG_JSON = `${
+  JSON.stringify(
+    {
+      compilerOptions: {
+        target: "es2023",
+        lib: ["es2023"],
+        module: "commonjs",
+        checkJs: false,
+        strict: true,
+        types: [],
+      },
+      include: ["rienda.d.ts", "tools/*/index.js", "hooks/*/index.js"],
+    },
+    null,
+    2,
+  )
+}\n`;
