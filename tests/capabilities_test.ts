@@ -268,3 +268,36 @@ Deno.test("a module's malformed capabilities break the extension; listings show 
   assert.match(doctor.stdout, /hook "guard": capabilities: .*exec: any command/);
   assert.doesNotMatch(hooks.stderr, /unknown point "capabilities"/);
 });
+
+Deno.test("a hook's capabilities are enforced like a tool's: the refusal is its notice", async () => {
+  await using env = await createTestEnv();
+  const path = await env.writeHook(
+    "scoped",
+    `module.exports = {
+  capabilities: { env: ["PROBE_VAR"] },
+  beforeToolExecute: function (ctx) {
+    return { reason: ctx.env.get("PROBE_VAR") + " " + ctx.system.exec("echo hi").stdout };
+  },
+};
+`,
+  );
+  const result = await env.run(
+    [
+      "hooks",
+      "test",
+      "scoped",
+      "beforeToolExecute",
+      "--payload",
+      '{"name": "shell", "arguments": {}}',
+    ],
+    { env: { PROBE_VAR: "probe value" } },
+  );
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(result.stdout, "null\n");
+  assert.match(
+    result.stderr,
+    new RegExp(
+      `hook "scoped": beforeToolExecute: ctx\\.system\\.exec: a shell command .* is not in this hook's capabilities \\(exec: none\\); to grant it, set capabilities\\.exec to true in ${path}`,
+    ),
+  );
+});
