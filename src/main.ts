@@ -11,7 +11,9 @@ import { EXIT, exitCodeFor, INTERRUPTED_LINE, UsageError } from "./cli/exit.ts";
 import { errorMessage } from "./unknown.ts";
 import { isVersionRequest, versionLine } from "./cli/version.ts";
 import { killAllProcessGroups } from "./tools/process_group.ts";
-import { denoSink, type Io, redactingSink } from "./ui/io.ts";
+import { type Io, redactingSink } from "./ui/io.ts";
+import { streamSink } from "./ui/stream_sink.ts";
+import { releaseOutputBacklog } from "./output_steps.ts";
 import { rememberBuiltinKeys } from "./app/api_key.ts";
 import { readSecretLine } from "./ui/secret.ts";
 import { readAtMost } from "./read_at_most.ts";
@@ -31,21 +33,58 @@ const INTERRUPT_SIGNALS: readonly Deno.Signal[] = Deno.build.os === "windows"
 /** Signals closer than this to the first one are the same interrupt delivered twice. */
 const DUPLICATE_SIGNAL_MS = 300;
 
-function createIo(): Io & { flush(): void } {
+/** How long output still queued for a pipe may delay the exit once the run was interrupted. */
+const DRAIN_AFTER_INTERRUPT_MS = 300;
+
+/** The process's `Io`, and the end of its output. */
+interface ProcessIo extends Io {
+  /** Writes what the redactors held back. */
+  flush(): void;
+  /**
+   * Waits until stdout and stderr got everything (a pipe is written
+   * asynchronously), but once `signal` aborted at most {@link DRAIN_AFTER_INTERRUPT_MS};
+   * resolves to the error that stopped a write, if one did.
+   */
+  drained(signal: AbortSignal): Promise<unknown>;
+  /** The run was interrupted: output not yet written is dropped (a note on stderr says how much). */
+  interrupted(): void;
+}
+
+function createIo(): ProcessIo {
   const devCwd = Deno.env.get(DEV_CWD_VARIABLE);
   if (devCwd !== undefined) {
     Deno.env.delete(DEV_CWD_VARIABLE);
     if (devCwd !== "") Deno.chdir(devCwd);
   }
   rememberBuiltinKeys((name) => Deno.env.get(name));
-  const stdout = redactingSink(denoSink(Deno.stdout));
-  const stderr = redactingSink(denoSink(Deno.stderr));
+  const streams = [streamSink(Deno.stdout), streamSink(Deno.stderr)] as const;
+  const stdout = redactingSink(streams[0]);
+  const stderr = redactingSink(streams[1]);
   return {
     stdout,
     stderr,
     flush: () => {
       stdout.flush();
       stderr.flush();
+    },
+    drained: (signal) => {
+      const written = Promise.all(streams.map((stream) => stream.drained())).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      const cutShort = new Promise<undefined>((resolve) => {
+        const start = () =>
+          Deno.unrefTimer(setTimeout(() => resolve(undefined), DRAIN_AFTER_INTERRUPT_MS));
+        if (signal.aborted) start();
+        else signal.addEventListener("abort", start, { once: true });
+      });
+      return Promise.race([written, cutShort]);
+    },
+    interrupted: () => {
+      releaseOutputBacklog();
+      streams[0].discardQueued();
+      const dropped = streams[1].discardQueued();
+      if (dropped > 0) stderr.write(`\n[… ${dropped} bytes of output dropped]\n`);
     },
     stdinIsTerminal: Deno.stdin.isTerminal(),
     readStdin: async (maxBytes) => {
@@ -74,9 +113,31 @@ async function main(): Promise<number> {
     }
     if (interrupts.signal.aborted) return;
     firstSignalAt = Date.now();
+    // Stopping comes first: output waiting for a reader no longer holds anything up.
+    io.interrupted();
     interrupts.abort(new DOMException("the run was interrupted", "AbortError"));
   };
   for (const name of INTERRUPT_SIGNALS) Deno.addSignalListener(name, onSignal);
+  let code: number;
+  try {
+    code = await runCommand(io, interrupts.signal);
+  } finally {
+    killAllProcessGroups();
+    io.flush();
+  }
+  // Signals still count while output drains: a reader that never reads cannot keep rienda alive.
+  const failure = await io.drained(interrupts.signal);
+  if (failure !== undefined) {
+    io.stderr.write(`rienda: cannot write the output: ${errorMessage(failure)}\n`);
+    await io.drained(interrupts.signal);
+    code = EXIT.failure;
+  }
+  for (const name of INTERRUPT_SIGNALS) Deno.removeSignalListener(name, onSignal);
+  return interrupts.signal.aborted ? EXIT.interrupted : code;
+}
+
+/** The command of `Deno.args`, to its exit code; every failure is one `rienda:` line. */
+async function runCommand(io: ProcessIo, signal: AbortSignal): Promise<number> {
   try {
     if (isVersionRequest(Deno.args)) {
       io.stdout.write(`${versionLine()}\n`);
@@ -84,9 +145,9 @@ async function main(): Promise<number> {
     }
     // Loaded after the fast path: the command tree costs ~50 ms of npm start-up.
     const { runCli } = await import("./cli/program.ts");
-    return await runCli(Deno.args, io, interrupts.signal);
+    return await runCli(Deno.args, io, signal);
   } catch (error) {
-    if (interrupts.signal.aborted) {
+    if (signal.aborted) {
       // Interrupted before the run started (e.g. while extensions loaded): not a failure of its own.
       io.stderr.write(INTERRUPTED_LINE);
       return EXIT.interrupted;
@@ -96,10 +157,6 @@ async function main(): Promise<number> {
       : "";
     io.stderr.write(`rienda: ${safeFor(io.stderr.isTerminal, errorMessage(error))}${hint}\n`);
     return exitCodeFor(error);
-  } finally {
-    for (const name of INTERRUPT_SIGNALS) Deno.removeSignalListener(name, onSignal);
-    killAllProcessGroups();
-    io.flush();
   }
 }
 

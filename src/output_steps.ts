@@ -7,6 +7,13 @@
  * steps ({@link splitOutput}), and the loop yields to a timer between steps
  * at least every {@link YIELD_INTERVAL_MS} ({@link createYieldPoint}).
  *
+ * Output to a pipe or a file is written asynchronously (`ui/stream_sink.ts`),
+ * so a reader that never reads cannot block the process; the bytes not yet
+ * written are the {@link changeOutputBacklog backlog}, and the yield point
+ * also waits while it is above {@link BACKLOG_HIGH_BYTES}: a slow reader still
+ * slows the command, and memory stays bounded. An interrupt
+ * {@link releaseOutputBacklog releases} every wait for good.
+ *
  * @module
  */
 
@@ -24,6 +31,8 @@ export const OUTPUT_STEP_CHARS = 8 * 1024;
 export function createYieldPoint(intervalMs = YIELD_INTERVAL_MS): () => Promise<void> | null {
   let last = performance.now();
   return () => {
+    const drained = backlogDrained();
+    if (drained !== null) return drained.then(() => void (last = performance.now()));
     if (performance.now() - last < intervalMs) return null;
     return new Promise((resolve) =>
       setTimeout(() => {
@@ -32,6 +41,39 @@ export function createYieldPoint(intervalMs = YIELD_INTERVAL_MS): () => Promise<
       }, 1)
     );
   };
+}
+
+/** Above this many unwritten bytes of output, loops forwarding output wait at their yield point. */
+export const BACKLOG_HIGH_BYTES = 1024 * 1024;
+/** They go on once the backlog is down to this. */
+export const BACKLOG_LOW_BYTES = 256 * 1024;
+
+let backlogBytes = 0;
+let backlogReleased = false;
+let backlogWaiters: (() => void)[] = [];
+
+/** Counts bytes queued (`delta` > 0) or written (`delta` < 0) by an asynchronous output stream. */
+export function changeOutputBacklog(delta: number): void {
+  backlogBytes += delta;
+  if (backlogBytes <= BACKLOG_LOW_BYTES) wakeBacklogWaiters();
+}
+
+/** From now on output never makes a loop wait (the run was interrupted: stopping comes first). */
+export function releaseOutputBacklog(): void {
+  backlogReleased = true;
+  wakeBacklogWaiters();
+}
+
+function wakeBacklogWaiters(): void {
+  const waiters = backlogWaiters;
+  backlogWaiters = [];
+  for (const wake of waiters) wake();
+}
+
+/** A promise for the backlog to drain, or null when there is no need to wait. */
+function backlogDrained(): Promise<void> | null {
+  if (backlogReleased || backlogBytes <= BACKLOG_HIGH_BYTES) return null;
+  return new Promise((resolve) => backlogWaiters.push(resolve));
 }
 
 function isHighSurrogate(code: number): boolean {

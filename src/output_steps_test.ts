@@ -1,5 +1,11 @@
 import assert from "node:assert/strict";
-import { createYieldPoint, splitOutput } from "./output_steps.ts";
+import {
+  BACKLOG_HIGH_BYTES,
+  BACKLOG_LOW_BYTES,
+  changeOutputBacklog,
+  createYieldPoint,
+  splitOutput,
+} from "./output_steps.ts";
 
 Deno.test("splitOutput() cuts long text after a line break, never inside a surrogate pair", () => {
   assert.deepEqual(splitOutput("short", 8), ["short"]);
@@ -19,4 +25,18 @@ Deno.test("createYieldPoint() yields only once the interval passed", async () =>
   const pause = eager();
   assert.ok(pause instanceof Promise);
   await pause;
+});
+
+Deno.test("createYieldPoint() waits while the output backlog is high, until it drains or is released", async () => {
+  const yieldPoint = createYieldPoint(1_000_000);
+  changeOutputBacklog(BACKLOG_HIGH_BYTES + 1);
+  const waiting = yieldPoint();
+  assert.ok(waiting instanceof Promise);
+  let resumed = false;
+  void waiting.then(() => resumed = true);
+  changeOutputBacklog(-(BACKLOG_HIGH_BYTES + 1 - BACKLOG_LOW_BYTES));
+  await waiting;
+  assert.ok(resumed);
+  changeOutputBacklog(-BACKLOG_LOW_BYTES);
+  assert.equal(yieldPoint(), null);
 });

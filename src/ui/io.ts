@@ -32,38 +32,6 @@ export interface Io {
   readonly cwd: string;
 }
 
-const encoder = new TextEncoder();
-
-/**
- * A sink over a Deno stream. A stream that can no longer be written drops this
- * and later writes silently: a closed pipe (e.g. `| head`) or a closed
- * terminal (EIO after SIGHUP), so a run still winds down and keeps its session.
- */
-export function denoSink(
-  file: { writeSync(p: Uint8Array): number; isTerminal(): boolean },
-): TextSink {
-  let broken = false;
-  const isTerminal = file.isTerminal();
-  return {
-    isTerminal,
-    write(text) {
-      if (broken || text === "") return;
-      let bytes = encoder.encode(text);
-      try {
-        while (bytes.length > 0) bytes = bytes.subarray(file.writeSync(bytes));
-      } catch (error) {
-        if (error instanceof Deno.errors.BrokenPipe || isTerminalGone(error)) broken = true;
-        else throw error;
-      }
-    },
-  };
-}
-
-/** Whether a write failed because the terminal was closed (Deno reports EIO as a plain `Error`). */
-function isTerminalGone(error: unknown): boolean {
-  return error instanceof Error && "code" in error && error.code === "EIO";
-}
-
 /** A sink that redacts known secrets; `flush` writes what it held back (see {@link redactingSink}). */
 export interface RedactingSink extends TextSink {
   flush(): void;
