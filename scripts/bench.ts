@@ -12,6 +12,7 @@
 import { startFakeProvider, type Turn } from "../tests/harness/fake_provider.ts";
 import { createTestEnv, type TestEnv } from "../tests/harness/env.ts";
 import { CHECKOUT_DIR } from "../tests/harness/rienda.ts";
+import { measureCapabilities } from "./bench_capabilities.ts";
 import { measureCodingTools, READ_EDIT_SCENARIO } from "./bench_coding_tools.ts";
 import { measureExtensions, writeExtensionAgents } from "./bench_extensions.ts";
 import { measureInteractive } from "./bench_interactive.ts";
@@ -196,6 +197,10 @@ if (import.meta.main) {
   }
   Deno.stdout.writeSync(new TextEncoder().encode("extension host, in process:\n"));
   for (const line of await measureExtensions()) {
+    Deno.stdout.writeSync(new TextEncoder().encode(`  ${line}\n`));
+  }
+  Deno.stdout.writeSync(new TextEncoder().encode("capability checks, in process:\n"));
+  for (const line of await measureCapabilities()) {
     Deno.stdout.writeSync(new TextEncoder().encode(`  ${line}\n`));
   }
 }

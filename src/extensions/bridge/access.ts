@@ -35,6 +35,14 @@ const MAX_LINKS = 40;
  * @throws {Error} after {@link MAX_LINKS} links (a loop)
  */
 export async function realPathOf(absolute: string): Promise<string> {
+  try {
+    return await Deno.realPath(absolute); // the kernel's answer, when the whole path exists
+  } catch {
+    return await walkRealPath(absolute); // a missing part or a dangling link: resolve by hand
+  }
+}
+
+async function walkRealPath(absolute: string): Promise<string> {
   let pending = absolute.split("/");
   let current = "/";
   let links = 0;
@@ -143,18 +151,21 @@ export interface PathRequest {
  */
 export async function grantedPath(grant: Grant, request: PathRequest): Promise<string> {
   if (grant.layers.length === 0) return request.absolute;
-  const real = await realPathOf(request.absolute);
   const home = Deno.env.get("HOME");
   const category: Category = request.mode === "read" ? "file.read" : "file.write";
-  for (const layer of grant.layers) {
-    let granted = false;
-    for (const entry of layer.set.file[request.mode]) {
+  // The path and every grant root are resolved at once: each is a few system calls.
+  const resolveRoots = (layer: GrantLayer) =>
+    Promise.all(layer.set.file[request.mode].map((entry) => {
       const root = grantRoot(entry, request.workdir, home);
-      if (root !== null && within(real, await realPathOf(root))) {
-        granted = true;
-        break;
-      }
-    }
+      return root === null ? null : realPathOf(root);
+    }));
+  const [real, ...rootsByLayer] = await Promise.all([
+    realPathOf(request.absolute),
+    ...grant.layers.map(resolveRoots),
+  ]);
+  for (const [index, layer] of grant.layers.entries()) {
+    const roots = rootsByLayer[index] ?? [];
+    const granted = roots.some((root) => root !== null && within(real, root));
     if (!granted) {
       const linked = real !== lexical(request.absolute);
       const subject = `path ${JSON.stringify(request.path)}` +
@@ -191,8 +202,11 @@ export async function verifyOpened(
   file: Deno.FsFile,
 ): Promise<void> {
   if (grant.layers.length === 0) return;
-  const [opened, resolved] = await Promise.all([file.stat(), realPathOf(real)]);
-  const named = await Deno.stat(real).catch(() => null);
+  const [opened, resolved, named] = await Promise.all([
+    file.stat(),
+    realPathOf(real),
+    Deno.stat(real).catch(() => null),
+  ]);
   if (resolved !== real || named === null || named.ino !== opened.ino || named.dev !== opened.dev) {
     throw new BridgeError(`${fn}: ${JSON.stringify(path)} changed while it was opened; try again`);
   }

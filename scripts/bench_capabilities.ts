@@ -1,0 +1,70 @@
+/**
+ * What a capability check costs: one tool invocation making 20 `ctx.file.read`
+ * and 20 `ctx.env.get` calls, with full access (undeclared) and with a
+ * declared grant, back to back in one host (`deno task bench`, or
+ * `deno run -A scripts/bench_capabilities.ts` alone).
+ *
+ * @module
+ */
+
+import { ExtensionHost } from "../src/extensions/host.ts";
+import { grantOf } from "../src/extensions/capabilities.ts";
+import { parseCapabilitySet } from "../src/capability_set.ts";
+import { makeContext, makeSandbox } from "../src/_testing/extension_fixtures.ts";
+
+const RUNS = 300;
+const WARM_UP = 20;
+
+const SOURCE = `module.exports = { execute: function (ctx) {
+  for (var i = 0; i < 20; i++) { ctx.file.read("src/a/notes.txt"); ctx.env.get("HOME"); }
+  return "ok";
+} };`;
+
+/** Median and p95 of one invocation with full access and with a declared grant. */
+export async function measureCapabilities(): Promise<string[]> {
+  const sandbox = await makeSandbox();
+  await Deno.mkdir(`${sandbox.workdir}/src/a`, { recursive: true });
+  await Deno.writeTextFile(`${sandbox.workdir}/src/a/notes.txt`, "notes");
+  const context = makeContext(sandbox);
+  const extension = { kind: "tool" as const, name: "bench", path: "/bench/index.js" };
+  const declared = parseCapabilitySet({ file: { read: ["."] }, env: ["HOME"] }).set;
+  const grants = {
+    "full access": grantOf(extension, undefined),
+    "declared grant": grantOf({ ...extension, capabilities: declared }, undefined),
+  };
+  using host = new ExtensionHost();
+  const signal = new AbortController().signal;
+  const lines: string[] = [];
+  for (const [label, grant] of Object.entries(grants)) {
+    const times: number[] = [];
+    for (let i = 0; i < RUNS + WARM_UP; i++) {
+      const started = performance.now();
+      await host.call({
+        source: SOURCE,
+        entry: "execute",
+        args: [{}],
+        context,
+        grant,
+        output: () => {},
+        signal,
+      });
+      if (i >= WARM_UP) times.push(performance.now() - started);
+    }
+    times.sort((a, b) => a - b);
+    const median = times[Math.floor(times.length / 2)] ?? 0;
+    const p95 = times[Math.floor(times.length * 0.95)] ?? 0;
+    lines.push(
+      `${label}: 40 ctx calls per invocation, median ${median.toFixed(2)} ms, p95 ${
+        p95.toFixed(2)
+      } ms`,
+    );
+  }
+  await Deno.remove(sandbox.root, { recursive: true });
+  return lines;
+}
+
+if (import.meta.main) {
+  for (const line of await measureCapabilities()) {
+    Deno.stdout.writeSync(new TextEncoder().encode(`${line}\n`));
+  }
+}
