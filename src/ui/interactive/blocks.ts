@@ -106,7 +106,8 @@ export function toolRows(
     for (const line of lines) rows.push(...wrapText(line, width - 5).map(bar));
   } else if (tool.result === null) {
     const tail = lines.slice(-TOOL_TAIL_ROWS);
-    if (count > tail.length) rows.push(bar(`… ${count - tail.length} more lines`));
+    const more = count - tail.length;
+    if (more > 0) rows.push(bar(`… ${more} more ${more === 1 ? "line" : "lines"}`));
     for (const line of tail) rows.push(bar(truncate(line, width - 5)));
   } else if (failed) {
     const last = [...lines].reverse().find((line) => line.trim() !== "") ?? "failed";
