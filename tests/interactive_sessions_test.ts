@@ -250,3 +250,38 @@ Deno.test("interactive: /compact summarises the older conversation now and store
   const compaction = lines.find((line) => line.kind === "compaction");
   assert.equal(compaction?.summary, "the summary");
 });
+
+Deno.test("interactive: rienda -c continues a rienda run session; a retry, ctx.log and ctx.notify of hooks are rows", async () => {
+  await using provider = await startFakeProvider([
+    { text: "from run" },
+    { status: 503, errorMessage: "busy upstream", headers: { "retry-after": "0" } },
+    { text: "after the retry" },
+  ]);
+  await using env = await createTestEnv({ provider });
+  await env.writeHook(
+    "tell",
+    `module.exports = {
+  afterRun: function (ctx, event) {
+    ctx.log("logged by the hook");
+    ctx.notify({ title: "rienda", body: "run finished: " + event.reason });
+  },
+};
+`,
+  );
+  await env.writeAgent("told", { description: "Told.", tools: [], hooks: ["tell"] });
+  const first = await env.run(["run", "-a", "told", "started in run"]);
+  assert.equal(first.code, 0, first.stderr);
+  await using pty = await chat(env, ["-c"]);
+  await pty.waitFor((s) => s.includes("from run") && s.includes("told · fake/m"), "the replay");
+  await send(pty, "go on", "after the retry");
+  const screen = await pty.waitFor((s) => s.includes("run finished: end_turn"), "the notices");
+  assert.match(screen, /! retrying in \d+\.\ds: .*busy upstream/);
+  assert.match(screen, /logged by the hook/);
+  assert.match(screen, /rienda: run finished: end_turn/);
+  await pty.type("\x04");
+  assert.equal((await pty.wait()).code, 0);
+  assert.equal((await env.sessionFiles()).length, 1);
+  const sent = provider.requests[2]!.body;
+  assert.equal(at(sent, "messages", 1, "content"), "started in run");
+  assert.equal(at(sent, "messages", 3, "content"), "go on");
+});
