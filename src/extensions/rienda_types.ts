@@ -223,35 +223,69 @@ declare namespace Rienda {
   /** What a hook point may return; undefined or null is "no opinion". */
   type Opinion<T> = T | undefined | null | void;
 
+  /** The payload of beforeRun. */
+  interface RunStart {
+    sessionId: string;
+    agentId: string;
+    modelId: string;
+  }
+
+  /** The payload of afterRun. */
+  interface RunEnd {
+    reason: "end_turn" | "interrupted" | "error";
+  }
+
+  /** The payload of beforeModelRequest (messages is a read-only snapshot). */
+  interface ModelRequest {
+    system: string;
+    model: string;
+    messages: { role: "user" | "assistant"; text: string }[];
+  }
+
+  /** The payload of afterModelResponse (toolCalls is read-only). */
+  interface ModelResponse {
+    text: string;
+    thinking: string;
+    toolCalls: ToolCall[];
+  }
+
+  /** beforeRun: once, at the start of a run. */
+  type BeforeRun = (ctx: Ctx, run: RunStart) => void | Promise<void>;
+  /** afterRun: once, when the run ends, for any reason. */
+  type AfterRun = (ctx: Ctx, event: RunEnd) => void | Promise<void>;
+  /** beforeModelRequest: system replaces the prompt for this turn only. */
+  type BeforeModelRequest = (
+    ctx: Ctx,
+    request: ModelRequest,
+  ) => Opinion<{ system?: string }> | Promise<Opinion<{ system?: string }>>;
+  /** afterModelResponse: rewrites the answer before it is printed and saved. */
+  type AfterModelResponse = (
+    ctx: Ctx,
+    response: ModelResponse,
+  ) =>
+    | Opinion<{ text?: string; thinking?: string }>
+    | Promise<Opinion<{ text?: string; thinking?: string }>>;
+  /** What beforeToolExecute may return. */
+  type ToolVerdict = Opinion<{ allow?: boolean; reason?: string; arguments?: { [key: string]: Json } }>;
+  /** beforeToolExecute: allow false refuses the call; arguments replaces them. */
+  type BeforeToolExecute = (ctx: Ctx, call: ToolCall) => ToolVerdict | Promise<ToolVerdict>;
+  /** afterToolExecute: rewrites the result the model reads. */
+  type AfterToolExecute = (
+    ctx: Ctx,
+    call: ToolCall,
+    result: ToolCallResult,
+  ) => Opinion<{ text?: string; isError?: boolean }> | Promise<Opinion<{ text?: string; isError?: boolean }>>;
+
   /** A hook module (hooks/<name>/index.js): any subset of the six points. */
   interface Hook {
     /** What the hook may reach; full access when absent (unless config.yaml requires it). */
     capabilities?: Capabilities;
-    /** Once, at the start of a run. */
-    beforeRun?(ctx: Ctx, run: { sessionId: string; agentId: string; modelId: string }): void;
-    /** Once, when the run ends, for any reason. */
-    afterRun?(ctx: Ctx, event: { reason: "end_turn" | "interrupted" | "error" }): void;
-    /** Every turn, before the provider call; system replaces the prompt for this turn only. */
-    beforeModelRequest?(
-      ctx: Ctx,
-      request: { system: string; model: string; messages: { role: "user" | "assistant"; text: string }[] },
-    ): Opinion<{ system?: string }>;
-    /** Every turn, after the model answered, before it is saved. */
-    afterModelResponse?(
-      ctx: Ctx,
-      response: { text: string; thinking: string; toolCalls: ToolCall[] },
-    ): Opinion<{ text?: string; thinking?: string }>;
-    /** Before each tool call: allow false refuses it; arguments replaces them. */
-    beforeToolExecute?(
-      ctx: Ctx,
-      call: ToolCall,
-    ): Opinion<{ allow?: boolean; reason?: string; arguments?: { [key: string]: Json } }>;
-    /** After each tool call: rewrites the result the model reads. */
-    afterToolExecute?(
-      ctx: Ctx,
-      call: ToolCall,
-      result: ToolCallResult,
-    ): Opinion<{ text?: string; isError?: boolean }>;
+    beforeRun?: BeforeRun;
+    afterRun?: AfterRun;
+    beforeModelRequest?: BeforeModelRequest;
+    afterModelResponse?: AfterModelResponse;
+    beforeToolExecute?: BeforeToolExecute;
+    afterToolExecute?: AfterToolExecute;
   }
 }
 
