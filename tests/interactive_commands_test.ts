@@ -127,25 +127,30 @@ Deno.test("interactive: /copy sends the last answer through OSC 52; /clear clear
 
 Deno.test("interactive: Esc on an empty editor takes the last queued message back", async () => {
   await using provider = await startFakeProvider([
-    { text: "slow first answer", chunks: 30, chunkDelayMs: 80 },
+    { toolCalls: [{ name: "shell", arguments: { command: "read -r _ < ./go" } }] },
+    { text: "first answer" },
     { text: "answer to one" },
   ]);
   await using env = await createTestEnv({ provider });
+  await new Deno.Command("mkfifo", { args: [`${env.workdir}/go`] }).output();
   await using pty = await chat(env, ["-a", "coder", "first"]);
-  await pty.waitFor((s) => s.includes("esc to interrupt"), "the running turn");
+  // The turn waits on the fifo until the test lets it go: it is surely running meanwhile.
+  await pty.waitFor((s) => s.includes("running shell"), "the running turn");
   await pty.type("one\r");
   await pty.type("two\r");
   await pty.waitFor((s) => s.includes("⏵ queued: one") && s.includes("⏵ queued: two"), "queued");
   await pty.type("\x1b");
   const back = await pty.waitFor((s) => s.includes("› two"), "the message back in the editor");
   assert.ok(back.includes("⏵ queued: one") && !back.includes("⏵ queued: two"), back);
-  assert.ok(back.includes("esc to interrupt"), "the Esc interrupted the turn");
+  assert.ok(back.includes("running shell"), "the Esc interrupted the turn");
   await pty.type("\x15");
+  await pty.waitFor((s) => s.includes("Type to queue a message"), "the editor emptied");
+  await Deno.writeTextFile(`${env.workdir}/go`, "\n");
   await pty.waitFor((s) => s.includes("answer to one") && IDLE(s), "the queued turn");
   await quit(pty);
-  assert.equal(provider.requests.length, 2);
+  assert.equal(provider.requests.length, 3);
   const prompts = checkSession(await env.readSession((await env.sessionFiles())[0]!)).entries
-    .filter((entry) => entry.role === "user");
+    .filter((entry) => entry.role === "user" && at(entry, "blocks", 0, "type") === "text");
   assert.deepEqual(prompts, [userPromptEntry("first"), userPromptEntry("one")]);
 });
 
