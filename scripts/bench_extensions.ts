@@ -163,6 +163,7 @@ export async function measureExtensions(): Promise<string[]> {
     path: join(dir, `h${i}`, "index.js"),
     source: CHAIN_HOOK,
     points: ["beforeToolExecute", "afterToolExecute"],
+    failClosed: false,
   }));
   const runner = createHookRunner(hooks, { host, context: ctx });
   const payload = { id: "c", name: "trivial", arguments: {} };

@@ -52,7 +52,7 @@ const BROKEN_AGENTS: { claim: string; text: string; expect: RegExp }[] = [
   },
   {
     claim: "tools that are not names",
-    text: "---\ndescription: Broken.\ntools: [{ name: shell }]\n---\nBody.\n",
+    text: "---\ndescription: Broken.\ntools: [[shell]]\n---\nBody.\n",
     expect: /tools/,
   },
   {

@@ -12,6 +12,7 @@ import { modelRefProblem } from "../config/model_ref.ts";
 import type { AgentProblem } from "./agent_file_error.ts";
 import { isValidName, NAME_RULE } from "../names.ts";
 import { normalizeToolEntry, parseToolReference } from "./tool_reference.ts";
+import { type HookPolicy, readEntryObject } from "./entry_options.ts";
 
 /** The frontmatter keys an agent file may use. */
 export const AGENT_FIELDS = ["description", "model", "tools", "hooks", "config"] as const;
@@ -75,12 +76,15 @@ export function readModel(value: unknown, context: FieldContext): string | undef
 /**
  * The tool or hook names of `field`, first occurrence kept; reports anything
  * but a list of names. `tools:` entries may be MCP references, kept in their
- * canonical `mcp:server[/tool]` form (`tool_reference.ts`).
+ * canonical `mcp:server[/tool]` form (`tool_reference.ts`). An entry may be
+ * an object `{ name, timeout_ms, fail_closed }` (`entry_options.ts`), whose
+ * settings go to `policies` by name.
  */
 export function readNames(
   field: "tools" | "hooks",
   value: unknown,
   context: FieldContext,
+  policies?: Map<string, HookPolicy>,
 ): string[] {
   const kind = field === "tools" ? "tool" : "hook";
   if (value === undefined || value === null) return [];
@@ -94,7 +98,17 @@ export function readNames(
     return [];
   }
   const names: string[] = [];
-  value.forEach((item: unknown, index) => {
+  value.forEach((listed: unknown, index) => {
+    let item = listed;
+    let policy: HookPolicy = {};
+    if (isRecord(listed)) {
+      const entry = readEntryObject(field, listed);
+      for (const [key, message] of entry.problems) {
+        report(context, key === null ? [field, index] : [field, index, key], message, key !== null);
+      }
+      if (entry.problems.length > 0) return;
+      ({ name: item, policy } = entry);
+    }
     if (typeof item !== "string") {
       report(context, [field, index], `must be a ${kind} name (found ${describeValue(item)})`);
       return;
@@ -110,8 +124,11 @@ export function readNames(
         [field, index],
         `invalid ${kind} name ${JSON.stringify(entry)} (expected ${NAME_RULE})`,
       );
+    } else if (parsed !== undefined && parsed.kind === "mcp" && Object.keys(policy).length > 0) {
+      report(context, [field, index], "timeout_ms applies to tool names, not to MCP servers");
     } else if (!names.includes(entry)) {
       names.push(entry);
+      if (Object.keys(policy).length > 0) policies?.set(entry, policy);
     }
   });
   return names;

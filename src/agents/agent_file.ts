@@ -26,6 +26,7 @@ import {
   readNames,
 } from "./agent_fields.ts";
 import { splitFrontmatter } from "./frontmatter.ts";
+import type { HookPolicy } from "./entry_options.ts";
 import { errorMessage } from "../unknown.ts";
 import { readTextFileAtMost } from "../read_at_most.ts";
 
@@ -47,6 +48,10 @@ export interface AgentDefinition {
   readonly tools: readonly string[];
   /** Hooks in execution order, without duplicates. */
   readonly hooks: readonly string[];
+  /** `fail_closed` / `timeout_ms` of the object entries of `hooks:`, by hook name. */
+  readonly hookPolicies?: ReadonlyMap<string, HookPolicy>;
+  /** `timeout_ms` of the object entries of `tools:`, by tool name. */
+  readonly toolTimeouts?: ReadonlyMap<string, number>;
   /** Per-agent settings for extensions (`ctx.agent.config`). */
   readonly config: Readonly<Record<string, unknown>>;
   /** The body, without leading blank lines and trailing whitespace. */
@@ -112,8 +117,15 @@ export function parseAgentFile(text: string, path: string, id: string): AgentDef
   checkKeys(fields, context);
   const description = readDescription(fields["description"], context);
   const model = readModel(fields["model"], context);
-  const tools = readNames("tools", fields["tools"], context);
-  const hooks = readNames("hooks", fields["hooks"], context);
+  const toolPolicies = new Map<string, HookPolicy>();
+  const hookPolicies = new Map<string, HookPolicy>();
+  const tools = readNames("tools", fields["tools"], context, toolPolicies);
+  const hooks = readNames("hooks", fields["hooks"], context, hookPolicies);
+  const toolTimeouts = new Map(
+    [...toolPolicies].flatMap(([name, { timeoutMs }]) =>
+      timeoutMs === undefined ? [] : [[name, timeoutMs] as const]
+    ),
+  );
   const config = readConfig(fields["config"], context);
   if (context.problems.length > 0) throw agentFileError(path, context.problems);
   return {
@@ -123,6 +135,8 @@ export function parseAgentFile(text: string, path: string, id: string): AgentDef
     ...(model === undefined ? {} : { model }),
     tools,
     hooks,
+    ...(hookPolicies.size === 0 ? {} : { hookPolicies }),
+    ...(toolTimeouts.size === 0 ? {} : { toolTimeouts }),
     config,
     systemPrompt: parts.body.replace(/^(?:[ \t]*\n)+/, "").trimEnd(),
     frontmatter: fields,

@@ -170,8 +170,38 @@ Deno.test("parseAgentFile() rejects tools and hooks that are not lists of names"
     `${PATH}:3: hooks: must be a list of hook names such as [guard, audit] (found a mapping)`,
   );
   strictEqual(
-    errorOf(agent("description: x\ntools: [shell, {a: 1}]")).message,
-    `${PATH}:3: tools[1]: must be a tool name (found a mapping)`,
+    errorOf(agent("description: x\ntools: [shell, [a]]")).message,
+    `${PATH}:3: tools[1]: must be a tool name (found a list)`,
+  );
+});
+
+Deno.test("parseAgentFile() reads the object form of tools: and hooks: entries", () => {
+  const parsed = parseAgentFile(
+    agent(
+      "description: x\ntools:\n  - shell\n  - { name: word-count, timeout_ms: 5000 }\n" +
+        "hooks:\n  - audit\n  - { name: guard, fail_closed: true, timeout_ms: 200 }",
+    ),
+    PATH,
+    "review",
+  );
+  deepStrictEqual(parsed.tools, ["shell", "word-count"]);
+  deepStrictEqual(parsed.hooks, ["audit", "guard"]);
+  deepStrictEqual(parsed.toolTimeouts, new Map([["word-count", 5000]]));
+  deepStrictEqual(parsed.hookPolicies, new Map([["guard", { failClosed: true, timeoutMs: 200 }]]));
+  deepStrictEqual(
+    errorOf(
+      agent(
+        "description: x\ntools:\n  - { name: shell, fail_closed: true }\n  - { timeout_ms: 0 }\n" +
+          "  - { name: mcp:github, timeout_ms: 5 }\nhooks:\n  - { name: guard, fail_closed: 1 }",
+      ),
+    ).message.split("\n"),
+    [
+      `${PATH}:4: tools[0].fail_closed: unknown key (expected one of: name, timeout_ms)`,
+      `${PATH}:5: tools[1].timeout_ms: must be a whole number of milliseconds from 1 to 2147483647 (found 0)`,
+      `${PATH}:5: tools[1]: missing "name" (such as { name: word-count, timeout_ms: 5000 })`,
+      `${PATH}:6: tools[2]: timeout_ms applies to tool names, not to MCP servers`,
+      `${PATH}:8: hooks[0].fail_closed: must be true or false (found 1)`,
+    ],
   );
 });
 

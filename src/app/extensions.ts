@@ -121,6 +121,7 @@ export async function loadRunExtensions(request: RunExtensionsRequest): Promise<
       agentPath: agent.path,
       tools: agent.tools,
       hooks: agent.hooks,
+      ...(agent.hookPolicies === undefined ? {} : { hookPolicies: agent.hookPolicies }),
       context: createExtensionContext(request),
       signal: request.signal,
     });

@@ -160,7 +160,9 @@ export async function prepareRun(request: RunRequest): Promise<RunPlan> {
       modelRef,
       system: systemPromptWith(agent.systemPrompt, workspace),
       model,
-      tools: extensions.tools.map(checkedTool),
+      tools: extensions.tools.map((tool) =>
+        checkedTool(tool, { timeoutMs: agent.toolTimeouts?.get(tool.name) })
+      ),
       hooks: extensions.hooks,
       session,
       history: resumed?.history ?? [],

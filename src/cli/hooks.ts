@@ -8,18 +8,26 @@
  * ```
  * audit  afterRun
  *   capabilities: full access
- * guard  afterRun, beforeToolExecute
+ * guard  afterRun, beforeToolExecute  fail-closed; agent careful: timeout 5000 ms
  *   capabilities: file read: none; file write: none; http: none; exec: git; env: none
  * ```
+ *
+ * The third column is the policy: `fail-closed` when the module says so,
+ * then what each agent's object entry for the hook makes of it.
  *
  * @module
  */
 
+import type { AgentDefinition } from "../agents/agent_file.ts";
+import { listAgents } from "../agents/catalog.ts";
 import { loadHomeExtensions, openExtensionWorkbench } from "../app/extension_workbench.ts";
+import { resolvePaths } from "../config/paths.ts";
 import { HOOK_POINTS } from "../engine/hooks.ts";
 import { invokeHook } from "../extensions/hook_invocation.ts";
+import { failedClosed } from "../extensions/hook_runner.ts";
 import { isHookPoint, parseHookPayload } from "../extensions/hook_payloads.ts";
 import { loadHookByName } from "../extensions/load_extensions.ts";
+import type { LoadedHook } from "../extensions/load_module.ts";
 import type { Io } from "../ui/io.ts";
 import { formatColumns } from "./columns.ts";
 import { EXIT, UsageError } from "./exit.ts";
@@ -39,13 +47,33 @@ export interface HooksTestFlags {
 
 const COMMAND = "hooks test";
 
-/** `rienda hooks`: one line per hook with its points; diagnostics on stderr (exit 1 if broken). */
+/** The policy column of `hook`: the module's, then each agent's override. */
+function policyText(hook: LoadedHook, agents: readonly AgentDefinition[]): string {
+  const parts = hook.failClosed ? ["fail-closed"] : [];
+  for (const agent of agents) {
+    const policy = agent.hookPolicies?.get(hook.name);
+    if (policy === undefined || !agent.hooks.includes(hook.name)) continue;
+    const failClosed = policy.failClosed ?? hook.failClosed;
+    const settings = [
+      ...(failClosed === hook.failClosed ? [] : [failClosed ? "fail-closed" : "fail-open"]),
+      ...(policy.timeoutMs === undefined ? [] : [`timeout ${policy.timeoutMs} ms`]),
+    ];
+    if (settings.length > 0) parts.push(`agent ${agent.id}: ${settings.join(", ")}`);
+  }
+  return parts.join("; ");
+}
+
+/** `rienda hooks`: one line per hook with its points and policy; diagnostics on stderr (exit 1 if broken). */
 export async function hooksList(io: Io, signal: AbortSignal): Promise<number> {
   const { catalog, dir, policy } = await loadHomeExtensions(
     { env: io.env, cwd: io.cwd, signal },
     "hook",
   );
-  const rows = formatColumns(catalog.hooks.map((hook) => [hook.name, hook.points.join(", ")]));
+  const { agents } = await listAgents(resolvePaths(io.env, { cwd: io.cwd }).agentsDir);
+  const rows = formatColumns(catalog.hooks.map((hook) => {
+    const column = policyText(hook, agents);
+    return [hook.name, hook.points.join(", "), ...(column === "" ? [] : [column])];
+  }));
   rows.split("\n").slice(0, -1).forEach((row, index) => {
     const hook = catalog.hooks[index];
     io.stdout.write(`${row}\n${hook === undefined ? "" : capabilitiesLine(hook, policy)}`);
@@ -98,6 +126,11 @@ export async function hooksTest(
   if (signal.aborted || invoked.kind === "interrupted") {
     io.stderr.write("rienda: the hook was interrupted\n");
     return EXIT.interrupted;
+  }
+  if (invoked.kind === "failed") {
+    // A run would refuse here: the test says so and fails.
+    io.stderr.write(`rienda: ${failedClosed(name, invoked.problem)}\n`);
+    return EXIT.failure;
   }
   io.stdout.write(`${JSON.stringify(invoked.value)}\n`);
   return EXIT.ok;

@@ -6,11 +6,14 @@
  * - `undefined` and `null` mean "no opinion".
  * - A hook stopped by the interrupt (or at the end of `afterRun`'s grace)
  *   is `interrupted`, which callers must not take for "no opinion".
- * - A throw, another stop or a return that is not an object is a notice
- *   `hook "<name>": <point>: <message>` and "no opinion".
+ * - A throw, another stop (the hook's `timeoutMs`, the memory limit) or a
+ *   return that is not an object is a notice
+ *   `hook "<name>": <point>: <message>` and "no opinion"; for a fail-closed
+ *   hook it is `failed` instead, without a notice: the caller refuses.
  * - Only the point's own fields are kept (`system`; `text`, `thinking`;
  *   `allow`, `reason`, `arguments`; `text`, `isError`); a field of the wrong
- *   type is dropped alone, with a notice; others are ignored.
+ *   type is dropped alone, with a notice (for a fail-closed hook, the whole
+ *   return is `failed`); others are ignored.
  * - `ctx.log` and exec output of a hook become notices `hook "<name>": <line>`.
  *
  * @module
@@ -38,10 +41,14 @@ const RETURN_FIELDS: Readonly<Record<HookPoint, Readonly<Record<string, FieldTyp
 /** A hook's validated return: only its point's fields, each of the right type. */
 export type HookReturn = Readonly<Record<string, unknown>>;
 
-/** How one invocation ended: a validated return (null: no opinion), or stopped by the interrupt. */
+/**
+ * How one invocation ended: a validated return (null: no opinion), stopped by
+ * the interrupt, or (fail-closed hooks only) no verdict, with the reason.
+ */
 export type HookInvocation =
   | { readonly kind: "returned"; readonly value: HookReturn | null }
-  | { readonly kind: "interrupted" };
+  | { readonly kind: "interrupted" }
+  | { readonly kind: "failed"; readonly problem: string };
 
 const NO_OPINION: HookInvocation = { kind: "returned", value: null };
 
@@ -103,6 +110,23 @@ function returnedObject(
   }
 }
 
+/** The run's signal, aborted also after `timeoutMs`; `timedOut` tells the two apart. */
+function withTimeout(
+  signal: AbortSignal,
+  timeoutMs: number | undefined,
+): { signal: AbortSignal; timedOut: () => boolean } & Disposable {
+  if (timeoutMs === undefined) {
+    return { signal, timedOut: () => false, [Symbol.dispose]: () => {} };
+  }
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), timeoutMs);
+  return {
+    signal: AbortSignal.any([signal, controller.signal]),
+    timedOut: () => controller.signal.aborted && !signal.aborted,
+    [Symbol.dispose]: () => clearTimeout(timer),
+  };
+}
+
 /**
  * Runs `point` of `hook` with `args` (the payload, and the result for
  * `afterToolExecute`); see the module doc for what comes back.
@@ -115,13 +139,19 @@ export async function invokeHook(
 ): Promise<HookInvocation> {
   const { host, context, graceMs } = options;
   const notice = (text: string) => context.notice(`hook "${hook.name}": ${point}: ${text}`);
+  const failed = (problem: string): HookInvocation => {
+    if (hook.failClosed) return { kind: "failed", problem };
+    notice(problem);
+    return NO_OPINION;
+  };
+  using deadline = withTimeout(options.signal, hook.timeoutMs);
   const result = await host.call({
     source: hook.source,
     entry: point,
     args,
     context,
     grant: grantOf(hook, context.policy),
-    signal: options.signal,
+    signal: deadline.signal,
     output: (text) => {
       for (const line of text.replace(/\n$/, "").split("\n")) {
         context.notice(`hook "${hook.name}": ${line}`);
@@ -129,26 +159,29 @@ export async function invokeHook(
     },
   });
   if (result.kind === "stopped" && result.reason === "interrupted") {
+    if (deadline.timedOut()) {
+      return failed(`did not finish within ${hook.timeoutMs} ms (timeout_ms)`);
+    }
     // An interrupted run says so itself; only the end of a grace period is news.
     if (graceMs !== undefined) notice(`stopped after the grace period of ${graceMs / 1000} s`);
     return { kind: "interrupted" };
   }
   const returned = returnedObject(result);
   if (returned === null) return NO_OPINION;
-  if ("problem" in returned) {
-    notice(returned.problem);
-    return NO_OPINION;
-  }
+  if ("problem" in returned) return failed(returned.problem);
   const validated: Record<string, unknown> = {};
   for (const [key, type] of Object.entries(RETURN_FIELDS[point])) {
     const value = returned.value[key];
     if (value === undefined || value === null) continue;
-    if (hasType(value, type)) validated[key] = value;
-    else {notice(
-        `"${key}" must be ${type === "object" ? "an object" : `a ${type}`} (found ${
-          kindOf(value)
-        }), ignored`,
-      );}
+    if (hasType(value, type)) {
+      validated[key] = value;
+      continue;
+    }
+    const problem = `"${key}" must be ${type === "object" ? "an object" : `a ${type}`} (found ${
+      kindOf(value)
+    })`;
+    if (hook.failClosed) return { kind: "failed", problem };
+    notice(`${problem}, ignored`);
   }
   return { kind: "returned", value: Object.keys(validated).length === 0 ? null : validated };
 }

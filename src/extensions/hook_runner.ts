@@ -14,6 +14,13 @@
  *   `beforeToolExecute` and `afterToolExecute` end as `withheld` (the engine
  *   then withholds the answer, refuses the call, withholds the result);
  *   `beforeModelRequest` skips the hook with a notice.
+ * - A fail-closed hook (`failClosed`) that gives no verdict (a throw, its
+ *   timeout, the memory limit, an invalid return, a payload over the limits)
+ *   refuses: `beforeToolExecute` refuses the call
+ *   (`hook "x" failed closed: <why>`), `afterToolExecute` replaces the result
+ *   by the error `withheld: hook "x" failed: <why>`, and the other points end
+ *   as `withheld` (the engine then ends the run); `afterRun` has nothing to
+ *   refuse and makes it a notice.
  * - Other failures are notices and "no opinion"; they never reach the engine.
  * - `afterRun` keeps running for {@link AFTER_RUN_GRACE_MS} once the run's
  *   signal is aborted, whether before the chain or during it.
@@ -62,6 +69,11 @@ function overLimit(fields: Readonly<Record<string, unknown>>): string | null {
   return null;
 }
 
+/** The reason of a refusal by a fail-closed hook that gave no verdict. */
+export function failedClosed(hook: string, problem: string): string {
+  return `hook "${hook}" failed closed: ${problem}`;
+}
+
 /** One step of a chain: the hook's arguments, the values to check first, and what to keep. */
 interface Link {
   readonly args: readonly unknown[];
@@ -95,7 +107,9 @@ export function createHookRunner(
 
   /**
    * Runs `point` of each implementing hook: `link` builds its arguments,
-   * `take` keeps its return (true ends the chain), `result` is the value.
+   * `take` keeps its return (true ends the chain), `result` is the value;
+   * `refuse` is what a fail-closed hook without a verdict ends the chain with
+   * (default: `withheld`).
    */
   async function chain<T>(
     point: HookPoint,
@@ -103,6 +117,10 @@ export function createHookRunner(
     link: () => Link,
     take: (returned: HookReturn | null) => boolean | void,
     result: () => T,
+    refuse: (hook: string, problem: string) => Chained<T> = (hook, problem) => ({
+      kind: "withheld",
+      reason: failedClosed(hook, problem),
+    }),
   ): Promise<Chained<T>> {
     for (const hook of implementing(point)) {
       if (signal.aborted) return { kind: "interrupted" };
@@ -111,11 +129,15 @@ export function createHookRunner(
       if (problem !== null) {
         const reason = `hook "${hook.name}" could not be handed its payload: ${problem}`;
         if (point !== "beforeModelRequest") return { kind: "withheld", reason };
+        if (hook.failClosed) {
+          return refuse(hook.name, `could not be handed its payload: ${problem}`);
+        }
         options.context.notice(`hook "${hook.name}": ${point}: not called: ${problem}`);
         continue;
       }
       const invoked = await invokeHook(hook, point, args, { ...options, signal });
       if (invoked.kind === "interrupted") return { kind: "interrupted" };
+      if (invoked.kind === "failed") return refuse(hook.name, invoked.problem);
       if (take(invoked.value) === true) break;
     }
     return done(result());
@@ -136,6 +158,9 @@ export function createHookRunner(
           graceMs: AFTER_RUN_GRACE_MS,
         });
         stopped ||= invoked.kind === "interrupted";
+        if (invoked.kind === "failed") {
+          options.context.notice(`hook "${hook.name}": afterRun: ${invoked.problem}`);
+        }
       }
       return stopped ? { kind: "interrupted" } : done(null);
     },
@@ -197,6 +222,7 @@ export function createHookRunner(
         },
         (): ToolGate =>
           refusal === null ? { allow: true, arguments: args } : { allow: false, reason: refusal },
+        (hook, problem) => done({ allow: false, reason: failedClosed(hook, problem) }),
       );
     },
     afterToolExecute(call: ToolCallPayload, result: ToolResultPayload, signal) {
@@ -213,6 +239,8 @@ export function createHookRunner(
           if (typeof returned?.isError === "boolean") isError = returned.isError;
         },
         () => ({ text: output, isError }),
+        (hook, problem) =>
+          done({ text: `withheld: hook "${hook}" failed: ${problem}`, isError: true }),
       );
     },
   };

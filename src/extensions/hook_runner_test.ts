@@ -15,7 +15,7 @@ const call = { id: "call_1", name: "shell", arguments: { command: "rm -rf /" } }
 function hook(name: string, body: string): LoadedHook {
   const source = `module.exports = {\n${body}\n};\n`;
   const points = HOOK_POINTS.filter((point) => new RegExp(`\\b${point}\\b`).test(body));
-  return { kind: "hook", name, path: `/h/${name}/index.js`, source, points };
+  return { kind: "hook", name, path: `/h/${name}/index.js`, source, points, failClosed: false };
 }
 
 function valueOf<T>(chained: Chained<T>): T {

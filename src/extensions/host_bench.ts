@@ -25,6 +25,7 @@ const hooks: LoadedHook[] = Array.from({ length: 5 }, (_, i) => ({
     afterToolExecute: function (ctx, call, result) { return { text: result.text + "." }; },
   };`,
   points: ["beforeToolExecute", "afterToolExecute"],
+  failClosed: false,
 }));
 const runner = createHookRunner(hooks, { host, context });
 const call = { id: "c1", name: "shell", arguments: { command: "ls" } };

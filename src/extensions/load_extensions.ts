@@ -168,9 +168,27 @@ export interface AgentExtensionRequest extends ExtensionDirs {
   readonly tools: readonly string[];
   /** `hooks:` of the agent, in order. */
   readonly hooks: readonly string[];
+  /** The agent's `fail_closed` / `timeout_ms` by hook name; they override the module's. */
+  readonly hookPolicies?: ReadonlyMap<string, HookPolicy>;
   /** The built-in tools, replaced by user tools of the same name. */
   readonly builtins: readonly Tool[];
   readonly context: ExtensionRunContext;
+}
+
+/** What an agent file says about one of its hooks (the object form of a `hooks:` entry). */
+export interface HookPolicy {
+  readonly failClosed?: boolean;
+  readonly timeoutMs?: number;
+}
+
+/** `hook` under the agent's `policy`. */
+function withPolicy(hook: LoadedHook, policy: HookPolicy | undefined): LoadedHook {
+  if (policy === undefined) return hook;
+  return {
+    ...hook,
+    failClosed: policy.failClosed ?? hook.failClosed,
+    ...(policy.timeoutMs === undefined ? {} : { timeoutMs: policy.timeoutMs }),
+  };
 }
 
 /** The tools and hooks of one run. */
@@ -255,7 +273,8 @@ export async function loadAgentExtensions(
     const tool = isTool(loaded) ? createUserTool(loaded, request) : builtinsUsed.get(name);
     return tool === undefined ? [] : [tool];
   });
-  const hooks = request.hooks.map((name) => checkedHooks.loaded.get(name)).filter(isHook);
+  const hooks = request.hooks.map((name) => checkedHooks.loaded.get(name)).filter(isHook)
+    .map((hook) => withPolicy(hook, request.hookPolicies?.get(hook.name)));
   return {
     tools,
     hooks: hooks.length === 0 ? NO_HOOKS : createHookRunner(hooks, request),

@@ -8,7 +8,8 @@
  *   allowed (helpers).
  * - Hooks export functions named after the six points. A known point that is
  *   not a function breaks the hook; an unknown key is a warning (the hook
- *   still loads), since it is most often a misspelt point.
+ *   still loads), since it is most often a misspelt point. `failClosed`
+ *   (a boolean) makes the hook a guard (docs/extensions.md, "Policy").
  *
  * @module
  */
@@ -35,7 +36,14 @@ export interface LoadedHook extends ExtensionSource {
   readonly capabilities?: CapabilitySet;
   /** The points it implements, in {@link HOOK_POINTS} order. */
   readonly points: readonly HookPoint[];
+  /** A failure to give a verdict is a refusal (the module's `failClosed`, or the agent's). */
+  readonly failClosed: boolean;
+  /** The most one invocation may take (the agent's `timeout_ms`); none when absent. */
+  readonly timeoutMs?: number;
 }
+
+/** The export that makes a hook fail closed. */
+export const FAIL_CLOSED_EXPORT = "failClosed";
 
 /** The outcome of {@link loadExtensionModule}. */
 export type ModuleLoad =
@@ -148,7 +156,7 @@ function checkTool(
 
 function checkHook(
   report: ExportReport,
-): { problems: string[]; warnings: string[]; points: HookPoint[] } {
+): { problems: string[]; warnings: string[]; points: HookPoint[]; failClosed: boolean } {
   const problems: string[] = [];
   const warnings: string[] = [];
   const points: HookPoint[] = [];
@@ -159,15 +167,24 @@ function checkHook(
     if (info.type === "function") points.push(point);
     else problems.push(`"${point}" must be a function (found ${withArticle(info.type)})`);
   }
+  const failClosed = report.keys.get(FAIL_CLOSED_EXPORT);
+  const closed = failClosed?.json === "true";
+  if (
+    failClosed !== undefined && failClosed.type !== "boolean" && failClosed.type !== "undefined"
+  ) {
+    problems.push(
+      `"${FAIL_CLOSED_EXPORT}" must be true or false (found ${withArticle(failClosed.type)})`,
+    );
+  }
   for (const key of report.keys.keys()) {
-    if (!known.includes(key)) {
+    if (!known.includes(key) && key !== FAIL_CLOSED_EXPORT) {
       warnings.push(`unknown point "${key}" ignored (known: ${HOOK_POINTS.join(", ")})`);
     }
   }
   if (points.length === 0 && problems.length === 0) {
     problems.push(`exports no hook point (expected at least one of: ${HOOK_POINTS.join(", ")})`);
   }
-  return { problems, warnings, points };
+  return { problems, warnings, points, failClosed: closed };
 }
 
 /** Exported keys that are settings of the module, not hook points. */
@@ -215,12 +232,12 @@ export async function loadExtensionModule(
       warnings: [],
     };
   }
-  const { problems, warnings, points } = checkHook(report);
+  const { problems, warnings, points, failClosed } = checkHook(report);
   problems.push(...capabilityProblems);
   if (problems.length > 0) return { ok: false, problem: prefix + problems.join("; ") };
   return {
     ok: true,
-    extension: { ...extension, kind: "hook", points, ...capabilities },
+    extension: { ...extension, kind: "hook", points, failClosed, ...capabilities },
     warnings: warnings.map((warning) => prefix + warning),
   };
 }
