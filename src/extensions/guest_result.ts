@@ -116,11 +116,36 @@ function decodeValue(resultJson: string): GuestResult {
   }
 }
 
-/** `boom (index.js:3)`; the class is kept when it says something (`TypeError: …`). */
+/** How to bundle what an extension imports (docs/extensions.md, "Modules"). */
+const BUNDLE_FIX = "inline the code, or bundle it into one index.js (esbuild --bundle)";
+
+/** The fix for the errors of module features an extension does not have, or "". */
+function moduleHint(error: GuestError): string {
+  if (error.name !== "ReferenceError") return "";
+  const imported = /^could not load module '(.*)'$/.exec(error.message);
+  if (imported !== null) {
+    return `: an extension cannot import other files or packages (import of "${
+      imported[1]
+    }"): ${BUNDLE_FIX}`;
+  }
+  if (error.message === "'require' is not defined") {
+    return `: an extension cannot require() other files or packages: ${BUNDLE_FIX}`;
+  }
+  if (error.message === "'module' is not defined" || error.message === "'exports' is not defined") {
+    return ": an ES module exports with export (export default { … }), not module.exports";
+  }
+  return "";
+}
+
+/**
+ * `boom (index.js:3)`; the class is kept when it says something
+ * (`TypeError: …`); the errors of `import`, `require()` and `module.exports`
+ * in an ES module end with their fix.
+ */
 export function formatGuestError(error: GuestError): string {
   const prefix = error.name === "Error" || error.name === "" ? "" : `${error.name}: `;
   const where = error.line === null ? "" : ` (${MODULE_FILE}:${error.line})`;
-  return `${prefix}${error.message}${where}`;
+  return `${prefix}${error.message}${where}${moduleHint(error)}`;
 }
 
 /** How messages name a JavaScript type: `a string`, `an object`, `undefined`, `null`. */

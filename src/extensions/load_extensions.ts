@@ -181,8 +181,8 @@ export interface HookPolicy {
   readonly timeoutMs?: number;
 }
 
-/** `hook` under the agent's `policy`. */
-function withPolicy(hook: LoadedHook, policy: HookPolicy | undefined): LoadedHook {
+/** `hook` under the agent's `policy` (its own `failClosed` unless the agent overrides it). */
+export function withPolicy(hook: LoadedHook, policy: HookPolicy | undefined): LoadedHook {
   if (policy === undefined) return hook;
   return {
     ...hook,

@@ -105,8 +105,7 @@ export async function validateToolArguments(
 ): Promise<ArgumentCheck> {
   const parsed = parseRaw(raw);
   if ("message" in parsed) return { ok: false, message: PREFIX + parsed.message };
-  const args = parsed.value;
-  if (!isPlainObject(args)) {
+  if (!isPlainObject(parsed.value)) {
     return { ok: false, message: `${PREFIX}the arguments are not a JSON object` };
   }
   const schema = await compileToolSchema(tool.parameters);
@@ -115,6 +114,8 @@ export async function validateToolArguments(
     return { ok: false, message: PREFIX + why };
   }
   const { validate } = schema;
+  // The validator fills in defaults: the call's own arguments (stored, shown to hooks) stay as sent.
+  const args = structuredClone(parsed.value);
   if (validate(args)) return { ok: true, args };
   return { ok: false, message: PREFIX + describeErrors(validate.errors ?? [], args) };
 }

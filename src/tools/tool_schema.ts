@@ -15,7 +15,9 @@
  * Each schema object is compiled once and cached by identity. ajv is
  * imported on first use (~40 ms a run without tool calls never pays), RE2
  * only for a schema that has patterns. ajv runs non-strict (user schemas may
- * carry extra keywords and formats) and silent (it never writes to the console).
+ * carry extra keywords and formats) and silent (it never writes to the console),
+ * and fills in the `default` of absent properties (`useDefaults`), so a
+ * validator changes the object it checks.
  *
  * @module
  */
@@ -94,6 +96,8 @@ function loadAjv(): Promise<Ajv> {
     const ajv = new Ajv({
       allErrors: true,
       strict: false,
+      // A property's `default` fills it in when absent (the arguments are a copy: arguments.ts).
+      useDefaults: true,
       logger: false,
       addUsedSchema: false,
       code: { regExp: linearRegExp },

@@ -55,6 +55,22 @@ export function wrapModuleSource(source: string): string {
   return `(function (module, exports) {${source}\n})`;
 }
 
+/**
+ * Turns an ES module's namespace into a factory like a wrapped CommonJS
+ * module's: `module.exports` gets the keys of the default export (when it is
+ * an object or a function), then every named export; compiled only for ES
+ * modules.
+ */
+export const ESM_FACTORY_SOURCE = `(function (ns) {
+"use strict";
+return function (module) {
+  var d = ns["default"], e = {};
+  if (d !== null && (typeof d === "object" || typeof d === "function")) Object.keys(d).forEach(function (k) { e[k] = d[k]; });
+  Object.keys(ns).forEach(function (k) { if (k !== "default") e[k] = ns[k]; });
+  module.exports = e;
+};
+})`;
+
 /** The prelude: `(function (host, emit) { … return { run, json }; })`. */
 export const PRELUDE_SOURCE = `(function (host, emit) {
 "use strict";

@@ -19,6 +19,7 @@ import type {
 import type { GuestJob, GuestLimits } from "../host_protocol.ts";
 import { checkNotice } from "./guest_events.ts";
 import {
+  ESM_FACTORY_SOURCE,
   INSPECT_SOURCE,
   MODULE_FILE,
   PRELUDE_FILE,
@@ -223,9 +224,101 @@ function inspectJob(guest: Guest, factory: QuickJSHandle): string {
   }
 }
 
+/** Sources this worker found to be ES modules: they skip the CommonJS attempt. */
+const esModules = new Set<string>();
+
+/** Whether the thrown value is a `SyntaxError` (read without consuming it). */
+function isSyntaxError(context: QuickJSContext, error: QuickJSHandle): boolean {
+  const name = context.getProp(error, "name");
+  try {
+    return context.typeof(name) === "string" && context.getString(name) === "SyntaxError";
+  } finally {
+    name.dispose();
+  }
+}
+
+/**
+ * The module as a factory `(module, exports) => void`: CommonJS wrapped in a
+ * function (its top-level code runs when the factory is called), or, when
+ * that does not compile, an ES module, evaluated here (top-level code and
+ * top-level `await` included) and wrapped by {@link ESM_FACTORY_SOURCE}.
+ * When both fail to compile, the error shown is the ES module's if the
+ * CommonJS one was about `import` or `export`, else the CommonJS one.
+ */
+function compileFactory(
+  guest: Guest,
+  source: string,
+): { value: QuickJSHandle } | { failure: string } {
+  const { context } = guest;
+  let commonJsFailure: string | null = null;
+  if (!esModules.has(source)) {
+    const wrapped = context.evalCode(wrapModuleSource(source), MODULE_FILE);
+    if (wrapped.error === undefined) return { value: wrapped.value };
+    const syntax = isSyntaxError(context, wrapped.error);
+    commonJsFailure = describeFailure(context, wrapped.error);
+    wrapped.error.dispose();
+    if (!syntax) return { failure: commonJsFailure };
+  }
+  const evaluated = context.evalCode(source, MODULE_FILE, { type: "module" });
+  if (evaluated.error !== undefined) {
+    const esmSyntax = isSyntaxError(context, evaluated.error);
+    const failure = describeFailure(context, evaluated.error);
+    evaluated.error.dispose();
+    const aboutModules = commonJsFailure === null ||
+      /unsupported keyword: (?:export|import)|expecting '\('/.test(commonJsFailure);
+    return { failure: esmSyntax && !aboutModules ? commonJsFailure ?? failure : failure };
+  }
+  esModules.add(source);
+  const namespace = settleNamespace(guest, evaluated.value);
+  if ("failure" in namespace) return namespace;
+  const glue = context.evalCode(ESM_FACTORY_SOURCE, PRELUDE_FILE);
+  try {
+    const made = callGuest(guest, unwrap(context, glue), [namespace.value]);
+    return "failure" in made ? made : { value: made.value };
+  } finally {
+    if (glue.error === undefined) glue.value.dispose();
+    namespace.value.dispose();
+  }
+}
+
+/** The namespace of an evaluated module: its promise (top-level `await`) settled first. */
+function settleNamespace(
+  guest: Guest,
+  evaluated: QuickJSHandle,
+): { value: QuickJSHandle } | { failure: string } {
+  const { context, runtime } = guest;
+  const state = context.getPromiseState(evaluated);
+  if (state.type === "fulfilled" && state.notAPromise === true) return { value: evaluated };
+  if (state.type === "fulfilled") state.value.dispose();
+  if (state.type === "rejected") state.error.dispose();
+  try {
+    for (;;) {
+      const ran = runtime.executePendingJobs();
+      if (ran.error !== undefined) {
+        const failure = describeFailure(context, ran.error);
+        ran.error.dispose();
+        return { failure };
+      }
+      if (ran.value === 0) break;
+    }
+    const settled = context.getPromiseState(evaluated);
+    if (settled.type === "pending") {
+      const message = "the module's top-level await never settled";
+      return { failure: JSON.stringify({ k: "threw", name: "Error", message, stack: "" }) };
+    }
+    if (settled.type === "rejected") {
+      const failure = describeFailure(context, settled.error);
+      settled.error.dispose();
+      return { failure };
+    }
+    return { value: settled.value };
+  } finally {
+    evaluated.dispose();
+  }
+}
+
 /** Runs one job and returns the JSON encoding of its outcome (see the module doc). */
 export function runJob(guest: Guest, job: GuestJob): string {
-  const { context } = guest;
   // A module is inspected before it is ever called: checking it there is enough.
   const deepLine = job.type === "inspect" ? findDeepNesting(job.source) : null;
   if (deepLine !== null) {
@@ -234,12 +327,8 @@ export function runJob(guest: Guest, job: GuestJob): string {
     const stack = `    at ${MODULE_FILE}:${deepLine}:1`;
     return JSON.stringify({ k: "threw", name: "SyntaxError", message, stack });
   }
-  const factory = context.evalCode(wrapModuleSource(job.source), MODULE_FILE);
-  if (factory.error !== undefined) {
-    const failure = describeFailure(context, factory.error);
-    factory.error.dispose();
-    return failure;
-  }
+  const factory = compileFactory(guest, job.source);
+  if ("failure" in factory) return factory.failure;
   try {
     return job.type === "inspect"
       ? inspectJob(guest, factory.value)
