@@ -7,12 +7,16 @@
  * - `ctx.session.id` is a fresh session id (nothing is stored);
  *   `ctx.session.agentId` and `ctx.agent.name` are `test`, the agent's
  *   frontmatter is empty; `ctx.session.modelId` is the configured
- *   `default_model`, else `test/test`.
+ *   `default_model`, else `test/test`. With `--agent ID` they are that
+ *   agent's (its frontmatter, `config`, prompt and model), and so are the
+ *   policies of its `tools:` and `hooks:` entries.
  * - `ctx.config` is the whole `config.yaml` (`--config` picks another one).
  *
  * @module
  */
 
+import type { AgentDefinition } from "../agents/agent_file.ts";
+import { loadAgent } from "../agents/catalog.ts";
 import { loadConfig } from "../config/config.ts";
 import { resolvePaths } from "../config/paths.ts";
 import { ExtensionHost } from "../extensions/host.ts";
@@ -46,6 +50,8 @@ export interface WorkbenchRequest {
   readonly workdir: string | undefined;
   /** `-y`: every `ctx.confirm` answers true. */
   readonly autoApprove: boolean;
+  /** `--agent ID`: the agent whose frontmatter, config and model `ctx` shows. */
+  readonly agent?: string | undefined;
   /** Hook notices and the lines of `ctx.log` / exec output of hooks. */
   readonly notice: (text: string) => void;
   /** `ctx.notify`. */
@@ -59,6 +65,8 @@ export interface ExtensionWorkbench extends Disposable {
   readonly builtins: readonly Tool[];
   readonly context: ExtensionRunContext;
   readonly workdir: string;
+  /** The agent of `--agent`; absent without it. */
+  readonly agent?: AgentDefinition;
 }
 
 /**
@@ -72,14 +80,17 @@ export async function openExtensionWorkbench(
   const paths = resolvePaths(request.env, { config: request.config, cwd: request.cwd });
   const config = await loadConfig(paths.configFile, { explicit: paths.configExplicit });
   const workdir = await resolveWorkdir(request.cwd, request.workdir);
+  const agent = request.agent === undefined
+    ? undefined
+    : await loadAgent(paths.agentsDir, request.agent);
   const builtins = builtinTools({ autoApprove: request.autoApprove });
   const host = new ExtensionHost();
   const context = createExtensionContext({
     paths,
     workdir,
     sessionId: newSessionId(),
-    modelRef: config.defaultModel ?? WORKBENCH_MODEL_REF,
-    agent: { id: WORKBENCH_AGENT_ID, frontmatter: {}, systemPrompt: "" },
+    modelRef: agent?.model ?? config.defaultModel ?? WORKBENCH_MODEL_REF,
+    agent: agent ?? { id: WORKBENCH_AGENT_ID, frontmatter: {}, systemPrompt: "" },
     config: config.raw,
     policy: config.capabilityPolicy,
     autoApprove: request.autoApprove,
@@ -97,6 +108,7 @@ export async function openExtensionWorkbench(
     builtins,
     context,
     workdir,
+    ...(agent === undefined ? {} : { agent }),
     [Symbol.dispose]: () => host.close(),
   };
 }

@@ -15,6 +15,8 @@ import { CONFIG_FLAG_HELP, stringFlag } from "./flags.ts";
 
 const WORKDIR_HELP = "workspace directory of ctx (default: the current directory)";
 const YES_HELP = "answer every ctx.confirm with yes (default: no)";
+const AGENT_HELP = "run as this agent: its frontmatter, config, model and tools:/hooks: policies";
+const EXPECT_HELP = "exit 1 with a diff unless the result is this JSON (inline, @FILE or -)";
 
 type Choose = (action: () => Promise<number>) => void;
 
@@ -41,7 +43,7 @@ export function addExtensionCommands(
 function addToolsCommand(program: Command, io: Io, signal: AbortSignal, choose: Choose): void {
   const tools = program.command("tools")
     .description("list built-in and user tools, or run one with tools test")
-    .usage("[list | test NAME --args JSON [-C DIR] [-y]]")
+    .usage("[list | test NAME --args JSON|@FILE|- [--agent ID] [--expect JSON] [-C DIR] [-y]]")
     .addHelpText(
       "after",
       `
@@ -65,7 +67,13 @@ Examples:
   tools.command("test")
     .description("run one tool invocation outside any model call and print its result")
     .argument("<name>", "a built-in or user tool")
-    .option("--args <json>", "the arguments, a JSON object checked against the tool's schema", "{}")
+    .option(
+      "--args <json>",
+      "the arguments, a JSON object checked against the tool's schema (inline, @FILE or -)",
+      "{}",
+    )
+    .option("--agent <id>", AGENT_HELP)
+    .option("--expect <json>", EXPECT_HELP)
     .option("-C, --workdir <dir>", WORKDIR_HELP)
     .option("--config <path>", CONFIG_FLAG_HELP)
     .option("-y, --auto-approve", YES_HELP)
@@ -73,16 +81,20 @@ Examples:
       "after",
       `
 The result text goes to stdout (exit 0; an error result exits 1); ctx.log and
-command output stream to stderr.
+command output stream to stderr. --expect takes the text as a JSON string, or
+{"text", "isError"}; the exit status is then whether the result matched.
 
 Examples:
   rienda tools test word-count --args '{"path": "README.md"}'
-  rienda tools test publish -y
-  rienda tools test http --args '{"url": "https://example.com"}'
+  rienda tools test word-count --args @tests/readme.json --expect '"42 words"'
+  rienda tools test publish -y --agent release
+  echo '{"url": "https://example.com"}' | rienda tools test http --args -
 `,
     )
     .action((name: string, flags: Record<string, unknown>) => {
       const parsed: ToolsTestFlags = {
+        agent: stringFlag(flags, "agent"),
+        expect: stringFlag(flags, "expect"),
         args: stringFlag(flags, "args"),
         workdir: stringFlag(flags, "workdir"),
         config: stringFlag(flags, "config"),
@@ -95,7 +107,9 @@ Examples:
 function addHooksCommand(program: Command, io: Io, signal: AbortSignal, choose: Choose): void {
   const hooks = program.command("hooks")
     .description("list user hooks, or run one point of one with hooks test")
-    .usage("[list | test NAME POINT --payload JSON [-C DIR] [-y]]")
+    .usage(
+      "[list | test NAME POINT --payload JSON|@FILE|- [--agent ID] [--expect JSON] [-C DIR] [-y]]",
+    )
     .addHelpText(
       "after",
       `
@@ -123,32 +137,43 @@ Examples:
       "<point>",
       "beforeRun, afterRun, beforeModelRequest, afterModelResponse, beforeToolExecute or afterToolExecute",
     )
-    .option("--payload <json>", "the payload, a JSON object (see below)", "{}")
+    .option("--payload <json>", "the payload, a JSON object (see below; inline, @FILE or -)", "{}")
+    .option("--agent <id>", AGENT_HELP)
+    .option("--expect <json>", EXPECT_HELP)
     .option("-C, --workdir <dir>", WORKDIR_HELP)
     .option("--config <path>", CONFIG_FLAG_HELP)
     .option("-y, --auto-approve", YES_HELP)
     .addHelpText(
       "after",
       `
-Payloads (missing optional fields get the values a run would give):
-  beforeRun           {"sessionId", "agentId", "modelId"}
-  afterRun            {"reason": "end_turn" | "interrupted" | "error"}
-  beforeModelRequest  {"system", "model", "messages": [{"role", "text"}]}
-  afterModelResponse  {"text", "thinking", "toolCalls": [{"id", "name", "arguments"}]}
-  beforeToolExecute   {"id", "name", "arguments"}
-  afterToolExecute    {"call": {"id", "name", "arguments"}, "result": {"text", "isError"}}
+How each point is called, and the --payload that gives its arguments (fields
+left out get the values a run would give; * marks the required ones):
+  beforeRun(ctx, run)                 {"sessionId", "agentId", "modelId"}
+  afterRun(ctx, event)                {"reason": "end_turn" | "interrupted" | "error"}
+  beforeModelRequest(ctx, request)    {"system", "model", "messages": [{"role", "text"}]}
+  afterModelResponse(ctx, response)   {"text"*, "thinking", "toolCalls": [{"id", "name", "arguments"}]}
+  beforeToolExecute(ctx, call)        {"id", "name"*, "arguments"}
+  afterToolExecute(ctx, call, result) {"call": {"id", "name"*, "arguments"}, "result": {"text"*, "isError"}}
+
+What each may return: beforeModelRequest {system}; afterModelResponse {text,
+thinking}; beforeToolExecute {allow, reason, arguments}; afterToolExecute
+{text, isError}; nothing (or null) is "no opinion".
 
 stdout is the validated return as JSON (null: no opinion); notices, ctx.log and
-command output go to stderr.
+command output go to stderr. A fail-closed hook that gives no verdict prints
+why and exits 1, as a run would refuse. --expect compares the return.
 
 Examples:
   rienda hooks test guard beforeToolExecute --payload '{"name": "shell", "arguments": {"command": "rm -rf build"}}'
-  rienda hooks test redact afterModelResponse --payload '{"text": "card 4111111111111111"}'
-  rienda hooks test audit afterRun --payload '{"reason": "end_turn"}' -C ~/code/app
+  rienda hooks test redact afterToolExecute --payload '{"call": {"name": "shell"}, "result": {"text": "key=abc"}}'
+  rienda hooks test redact afterModelResponse --payload @card.json --expect '{"text": "card [redacted]"}'
+  rienda hooks test audit afterRun --payload '{"reason": "end_turn"}' --agent release -C ~/code/app
 `,
     )
     .action((name: string, point: string, flags: Record<string, unknown>) => {
       const parsed: HooksTestFlags = {
+        agent: stringFlag(flags, "agent"),
+        expect: stringFlag(flags, "expect"),
         payload: stringFlag(flags, "payload"),
         workdir: stringFlag(flags, "workdir"),
         config: stringFlag(flags, "config"),

@@ -26,17 +26,27 @@ import { HOOK_POINTS } from "../engine/hooks.ts";
 import { invokeHook } from "../extensions/hook_invocation.ts";
 import { failedClosed } from "../extensions/hook_runner.ts";
 import { isHookPoint, parseHookPayload } from "../extensions/hook_payloads.ts";
-import { loadHookByName } from "../extensions/load_extensions.ts";
+import { loadHookByName, withPolicy } from "../extensions/load_extensions.ts";
 import type { LoadedHook } from "../extensions/load_module.ts";
 import type { Io } from "../ui/io.ts";
 import { formatColumns } from "./columns.ts";
 import { EXIT, UsageError } from "./exit.ts";
-import { capabilitiesLine, parseJsonFlag, workbenchCallbacks } from "./extension_output.ts";
+import {
+  capabilitiesLine,
+  checkOneStdinFlag,
+  expectDiff,
+  readJsonFlag,
+  workbenchCallbacks,
+} from "./extension_output.ts";
 
 /** The flags of `rienda hooks test`. */
 export interface HooksTestFlags {
-  /** `--payload JSON`; `{}` when absent. */
+  /** `--payload JSON|@FILE|-`; `{}` when absent. */
   readonly payload: string | undefined;
+  /** `--agent ID`. */
+  readonly agent: string | undefined;
+  /** `--expect JSON|@FILE|-`: the validated return it must give (`null`: no opinion). */
+  readonly expect: string | undefined;
   /** `-C DIR`. */
   readonly workdir: string | undefined;
   /** `--config PATH`. */
@@ -99,8 +109,15 @@ export async function hooksTest(
       COMMAND,
     );
   }
-  const payload = parseHookPayload(point, parseJsonFlag("--payload", flags.payload, COMMAND));
+  checkOneStdinFlag({ "--payload": flags.payload, "--expect": flags.expect }, COMMAND);
+  const payload = parseHookPayload(
+    point,
+    await readJsonFlag(io, "--payload", flags.payload, COMMAND),
+  );
   if (!payload.ok) throw new UsageError(payload.message, COMMAND);
+  const expected = flags.expect === undefined
+    ? undefined
+    : await readJsonFlag(io, "--expect", flags.expect, COMMAND);
   const callbacks = workbenchCallbacks(io);
   using workbench = await openExtensionWorkbench({
     env: io.env,
@@ -108,10 +125,13 @@ export async function hooksTest(
     config: flags.config,
     workdir: flags.workdir,
     autoApprove: flags.autoApprove,
+    agent: flags.agent,
     signal,
     ...callbacks,
   });
-  const { hook, warnings } = await loadHookByName({ ...workbench.dirs, name });
+  const loaded = await loadHookByName({ ...workbench.dirs, name });
+  const { warnings } = loaded;
+  const hook = withPolicy(loaded.hook, workbench.agent?.hookPolicies?.get(name));
   for (const warning of warnings) callbacks.notice(warning);
   if (!hook.points.includes(point)) {
     throw new Error(
@@ -133,5 +153,9 @@ export async function hooksTest(
     return EXIT.failure;
   }
   io.stdout.write(`${JSON.stringify(invoked.value)}\n`);
-  return EXIT.ok;
+  if (expected === undefined) return EXIT.ok;
+  const diff = expectDiff(expected, invoked.value);
+  if (diff === null) return EXIT.ok;
+  io.stderr.write(`rienda: the return differs from --expect:\n${diff}`);
+  return EXIT.failure;
 }

@@ -28,7 +28,7 @@ import type { Io } from "../ui/io.ts";
 import { formatDuration } from "../tools/format_duration.ts";
 import { formatColumns, summary } from "./columns.ts";
 import { EXIT } from "./exit.ts";
-import { parseJsonFlag } from "./extension_output.ts";
+import { readJsonFlag } from "./extension_output.ts";
 import { errorMessage } from "../unknown.ts";
 
 /** The flags both commands share. */
@@ -113,7 +113,7 @@ export async function mcpCall(
   target: { readonly server: string; readonly tool: string },
   flags: McpFlags & { readonly args: string | undefined },
 ): Promise<number> {
-  const args = parseJsonFlag("--args", flags.args, "mcp call");
+  const args = await readJsonFlag(io, "--args", flags.args, "mcp call");
   const { servers, file, workdir } = await loadServers(io, flags);
   const settings = servers.find((server) => server.name === target.server);
   if (settings === undefined) {

@@ -26,15 +26,27 @@ import { errorResult } from "../tools/tool.ts";
 import type { Io } from "../ui/io.ts";
 import { formatColumns, summary } from "./columns.ts";
 import { EXIT } from "./exit.ts";
-import { capabilitiesLine, parseJsonFlag, workbenchCallbacks } from "./extension_output.ts";
+import {
+  capabilitiesLine,
+  checkOneStdinFlag,
+  expectDiff,
+  readJsonFlag,
+  workbenchCallbacks,
+} from "./extension_output.ts";
+
+const COMMAND = "tools test";
 
 /** The call id a `tools test` invocation runs under. */
 const TEST_CALL_ID = "call_test";
 
 /** The flags of `rienda tools test`. */
 export interface ToolsTestFlags {
-  /** `--args JSON`; `{}` when absent. */
+  /** `--args JSON|@FILE|-`; `{}` when absent. */
   readonly args: string | undefined;
+  /** `--agent ID`. */
+  readonly agent: string | undefined;
+  /** `--expect JSON|@FILE|-`: the text (a string) or `{ text, isError }` the result must be. */
+  readonly expect: string | undefined;
   /** `-C DIR`. */
   readonly workdir: string | undefined;
   /** `--config PATH`. */
@@ -97,6 +109,8 @@ async function mcpTools(io: Io, signal: AbortSignal) {
 /**
  * `rienda tools test NAME`: validates the arguments, runs the tool once and
  * prints the result text on stdout (exit 0), or an error result's text (exit 1).
+ * With `--expect`, the exit status says whether the result was the expected
+ * one (a diff on stderr when not).
  */
 export async function toolsTest(
   io: Io,
@@ -104,13 +118,18 @@ export async function toolsTest(
   name: string,
   flags: ToolsTestFlags,
 ): Promise<number> {
-  const args = parseJsonFlag("--args", flags.args, "tools test");
+  checkOneStdinFlag({ "--args": flags.args, "--expect": flags.expect }, COMMAND);
+  const args = await readJsonFlag(io, "--args", flags.args, COMMAND);
+  const expected = flags.expect === undefined
+    ? undefined
+    : await readJsonFlag(io, "--expect", flags.expect, COMMAND);
   using workbench = await openExtensionWorkbench({
     env: io.env,
     cwd: io.cwd,
     config: flags.config,
     workdir: flags.workdir,
     autoApprove: flags.autoApprove,
+    agent: flags.agent,
     signal,
     ...workbenchCallbacks(io),
   });
@@ -121,7 +140,7 @@ export async function toolsTest(
     context: workbench.context,
   });
   let atLineStart = true;
-  const callable = checkedTool(tool);
+  const callable = checkedTool(tool, { timeoutMs: workbench.agent?.toolTimeouts?.get(name) });
   const checked = await callable.check(args);
   const result = !checked.ok ? errorResult(checked.message) : await callable.run(checked.args, {
     callId: TEST_CALL_ID,
@@ -139,5 +158,12 @@ export async function toolsTest(
   }
   const { text } = result;
   io.stdout.write(text === "" || text.endsWith("\n") ? text : `${text}\n`);
-  return result.isError ? EXIT.failure : EXIT.ok;
+  if (expected === undefined) return result.isError ? EXIT.failure : EXIT.ok;
+  const diff = expectDiff(
+    expected,
+    typeof expected === "string" ? text : { text, isError: result.isError },
+  );
+  if (diff === null) return EXIT.ok;
+  io.stderr.write(`rienda: the result differs from --expect:\n${diff}`);
+  return EXIT.failure;
 }
