@@ -83,6 +83,13 @@ function median(values: readonly number[]): number {
 
 /** Measures one scenario over `RUNS` runs (plus one warm-up). */
 export async function measure(scenario: Scenario): Promise<string> {
+  return (await measureScenario(scenario)).line;
+}
+
+/** {@link measure}, with the median seconds and the peak MiB (null without `/usr/bin/time`). */
+export async function measureScenario(
+  scenario: Scenario,
+): Promise<{ line: string; seconds: number; mib: number | null }> {
   await using provider = await startFakeProvider();
   await using env = await createTestEnv({ provider });
   await scenario.setup?.(env);
@@ -101,9 +108,40 @@ export async function measure(scenario: Scenario): Promise<string> {
     : `  (target ≤ ${scenario.target.seconds} s${
       scenario.target.mib === undefined ? "" : `, ≤ ${scenario.target.mib} MiB`
     })`;
-  return `${scenario.name.padEnd(34)} ${seconds.toFixed(3)} s  ${
+  const line = `${scenario.name.padEnd(34)} ${seconds.toFixed(3)} s  ${
     rss === null ? "n/a" : `${rss.toFixed(1)} MiB`
   }${target}`;
+  return { line, seconds, mib: rss };
+}
+
+/**
+ * What declaring one user tool adds to a one-shot answer that never calls it
+ * (issue target: ≤ 30 ms, ≤ 15 MiB): the same run with agent `coder`
+ * (built-in tools only) and `plain` (one user tool), measured alternately
+ * so both see the same load. The warm-up run remembers the tool's exports.
+ */
+async function measureExtensionOverhead(): Promise<string[]> {
+  const without: Scenario = {
+    name: "one-shot, built-in tools only",
+    turns: () => [{ text: "hello" }],
+    args: ["run", "-a", "coder", "-p", "hi"],
+    setup: writeExtensionAgents,
+  };
+  const withTool: Scenario = {
+    ...without,
+    name: "one-shot, 1 user tool declared",
+    args: ["run", "-a", "plain", "-p", "hi"],
+  };
+  const a = await measureScenario(without);
+  const b = await measureScenario(withTool);
+  const mib = a.mib === null || b.mib === null ? "n/a" : `${(b.mib - a.mib).toFixed(1)} MiB`;
+  return [
+    a.line,
+    b.line,
+    `${"user extension before its first call".padEnd(34)} +${
+      ((b.seconds - a.seconds) * 1000).toFixed(0)
+    } ms  +${mib}  (target ≤ 30 ms, ≤ 15 MiB)`,
+  ];
 }
 
 const shellTurns = (count: number): Turn[] => [
@@ -167,6 +205,9 @@ if (import.meta.main) {
   );
   for (const scenario of SCENARIOS) {
     const line = await measure(scenario);
+    Deno.stdout.writeSync(new TextEncoder().encode(`${line}\n`));
+  }
+  for (const line of await measureExtensionOverhead()) {
     Deno.stdout.writeSync(new TextEncoder().encode(`${line}\n`));
   }
   const firstRequest = await measureStartToFirstRequest(cliArgs);

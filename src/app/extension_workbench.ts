@@ -103,6 +103,7 @@ export async function openExtensionWorkbench(
       toolsDir: paths.toolsDir,
       hooksDir: paths.hooksDir,
       builtinToolNames: builtins.map((tool) => tool.name),
+      exportsCacheDir: paths.exportsCacheDir,
       signal: request.signal,
     },
     builtins,
@@ -137,6 +138,7 @@ export async function loadHomeExtensions(
     toolsDir: paths.toolsDir,
     hooksDir: paths.hooksDir,
     builtinToolNames: builtins.map((tool) => tool.name),
+    exportsCacheDir: paths.exportsCacheDir,
     signal: request.signal,
   }, [kind]);
   return {

@@ -26,7 +26,10 @@ import { builtinTools } from "../tools/builtins.ts";
 import type { Tool } from "../tools/tool.ts";
 
 /** The folders of the rienda home extensions use. */
-export type ExtensionPaths = Pick<RiendaPaths, "toolsDir" | "hooksDir" | "cacheDir" | "storeDir">;
+export type ExtensionPaths = Pick<
+  RiendaPaths,
+  "toolsDir" | "hooksDir" | "cacheDir" | "storeDir" | "exportsCacheDir"
+>;
 
 /** What every `ctx` of one run, or of one `tools test` / `hooks test`, is built from. */
 export interface ExtensionContextOptions {
@@ -117,6 +120,7 @@ export async function loadRunExtensions(request: RunExtensionsRequest): Promise<
       toolsDir: paths.toolsDir,
       hooksDir: paths.hooksDir,
       builtinToolNames: [...byName.keys()],
+      exportsCacheDir: paths.exportsCacheDir,
       builtins,
       agentPath: agent.path,
       tools: agent.tools,

@@ -14,6 +14,7 @@ const paths = {
   hooksDir: join(root, "hooks"),
   cacheDir: join(root, "cache"),
   storeDir: join(root, "store"),
+  exportsCacheDir: join(root, "exports-cache"),
 };
 
 function agent(tools: string[], hooks: string[] = []): AgentDefinition {

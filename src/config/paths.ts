@@ -24,6 +24,8 @@ export interface RiendaPaths {
   readonly compactionPromptFile: string;
   readonly cacheDir: string;
   readonly storeDir: string;
+  /** What extension modules export, remembered per module text (`extensions/exports_cache.ts`). */
+  readonly exportsCacheDir: string;
 }
 
 /** Inputs of {@link resolvePaths} besides the environment. */
@@ -87,5 +89,6 @@ export function resolvePaths(
     compactionPromptFile: join(home, "COMPACTION.md"),
     cacheDir: join(home, "cache"),
     storeDir: join(home, "store"),
+    exportsCacheDir: join(home, "exports-cache"),
   };
 }

@@ -20,6 +20,7 @@ Deno.test("resolvePaths() puts everything under $HOME/.rienda when RIENDA_HOME i
     compactionPromptFile: "/home/ana/.rienda/COMPACTION.md",
     cacheDir: "/home/ana/.rienda/cache",
     storeDir: "/home/ana/.rienda/store",
+    exportsCacheDir: "/home/ana/.rienda/exports-cache",
   });
 });
 

@@ -40,6 +40,9 @@ import {
 import type { ExtensionRunContext } from "./run_context.ts";
 import { createUserTool } from "./user_tool.ts";
 
+/** The points a run calls before its first request. */
+const EARLY_POINTS = ["beforeRun", "beforeModelRequest"] as const;
+
 /** A declared tool or hook is unknown or broken; the message names the agent file and the fix. */
 export class ExtensionLoadError extends Error {
   constructor(message: string) {
@@ -57,6 +60,8 @@ export interface ExtensionDirs {
   readonly hooksDir: string;
   /** The names of the built-in tools (`http`, `shell`). */
   readonly builtinToolNames: readonly string[];
+  /** Where modules' exports are remembered (`exports_cache.ts`); none when absent. */
+  readonly exportsCacheDir?: string;
   readonly signal: AbortSignal;
 }
 
@@ -101,7 +106,12 @@ async function check(
   const problems = new Map<string, string>();
   const diagnostics: string[] = [];
   for (const extension of found) {
-    const loading = await loadExtensionModule(dirs.host, extension, dirs.signal);
+    const loading = await loadExtensionModule(
+      dirs.host,
+      extension,
+      dirs.signal,
+      dirs.exportsCacheDir,
+    );
     const problem = loading.ok && compileSchemas ? await schemaProblem(loading.extension) : null;
     const result: ModuleLoad = problem === null ? loading : { ok: false, problem };
     if (result.ok) {
@@ -139,7 +149,6 @@ export async function loadExtensionCatalog(
     kinds.includes("tool") ? discoverExtensions("tool", dirs.toolsDir) : none,
     kinds.includes("hook") ? discoverExtensions("hook", dirs.hooksDir) : none,
   ]);
-  if (tools.found.length + hooks.found.length > 0) dirs.host.warm();
   const checkedTools = await check(dirs, tools.found, true);
   const checkedHooks = await check(dirs, hooks.found);
   return {
@@ -260,7 +269,6 @@ export async function loadAgentExtensions(
     return { tools: [...builtinsUsed.values()], hooks: NO_HOOKS, diagnostics: [] };
   }
   // Only what the agent declares is loaded: a run never pays for unrelated extensions.
-  request.host.warm();
   const checkedTools = await check(request, [...userTools.values()]);
   const checkedHooks = await check(request, [...userHooks.values()]);
   const fail = (field: string, problem: string) => {
@@ -275,6 +283,10 @@ export async function loadAgentExtensions(
   });
   const hooks = request.hooks.map((name) => checkedHooks.loaded.get(name)).filter(isHook)
     .map((hook) => withPolicy(hook, request.hookPolicies?.get(hook.name)));
+  // Exports read from the cache start no engine: start it now only for hooks a run calls at once.
+  if (hooks.some((hook) => EARLY_POINTS.some((point) => hook.points.includes(point)))) {
+    request.host.warm();
+  }
   return {
     tools,
     hooks: hooks.length === 0 ? NO_HOOKS : createHookRunner(hooks, request),
@@ -307,7 +319,12 @@ export async function loadToolByName(request: ToolByNameRequest): Promise<Tool> 
     ]);
     throw new ExtensionLoadError(`unknown tool "${request.name}" (available: ${names})`);
   }
-  const loaded = await loadExtensionModule(request.host, found, request.signal);
+  const loaded = await loadExtensionModule(
+    request.host,
+    found,
+    request.signal,
+    request.exportsCacheDir,
+  );
   if (!loaded.ok) throw new ExtensionLoadError(loaded.problem);
   if (!isTool(loaded.extension)) throw new ExtensionLoadError(`tool "${request.name}": not a tool`);
   return createUserTool(loaded.extension, request);
@@ -328,7 +345,12 @@ export async function loadHookByName(
     const names = available(hooks.found.map((hook) => hook.name));
     throw new ExtensionLoadError(`unknown hook "${request.name}" (available: ${names})`);
   }
-  const loaded = await loadExtensionModule(request.host, found, request.signal);
+  const loaded = await loadExtensionModule(
+    request.host,
+    found,
+    request.signal,
+    request.exportsCacheDir,
+  );
   if (!loaded.ok) throw new ExtensionLoadError(loaded.problem);
   if (!isHook(loaded.extension)) throw new ExtensionLoadError(`hook "${request.name}": not a hook`);
   return { hook: loaded.extension, warnings: loaded.warnings };

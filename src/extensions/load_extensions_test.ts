@@ -257,3 +257,37 @@ Deno.test("loadToolByName() and loadHookByName() load one extension or say why n
     new ExtensionLoadError('unknown hook "missing" (available: bad-point, empty, guard, typo)'),
   );
 });
+
+Deno.test("loadAgentExtensions() with remembered exports starts no engine before the first call", async () => {
+  const cacheDir = join(sandbox.root, "exports-cache");
+  const request = (host: ExtensionHost) => ({
+    host,
+    toolsDir,
+    hooksDir,
+    builtinToolNames: [],
+    exportsCacheDir: cacheDir,
+    signal,
+    agentPath: "/agents/a.md",
+    tools: ["word-count"],
+    hooks: [],
+    builtins: [],
+    context: makeContext(sandbox),
+  });
+  {
+    using host = new ExtensionHost();
+    await loadAgentExtensions(request(host));
+    assert.equal(host.workerCount, 1, "the first load reads the exports with the engine");
+  }
+  using host = new ExtensionHost();
+  const { tools } = await loadAgentExtensions(request(host));
+  assert.equal(host.workerCount, 0);
+  assert.equal(tools[0]?.description, "Counts words.");
+  const result = await tools[0]?.execute({}, {
+    callId: "c",
+    workdir: sandbox.workdir,
+    signal,
+    output: () => {},
+  });
+  assert.deepEqual(result, { text: "counted", isError: false });
+  assert.equal(host.workerCount, 1);
+});

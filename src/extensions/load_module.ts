@@ -18,6 +18,7 @@ import { type CapabilitySet, parseCapabilitySet } from "../capability_set.ts";
 import { HOOK_POINTS, type HookPoint } from "../engine/hooks.ts";
 import type { ExtensionSource } from "./discovery.ts";
 import { formatGuestError, type GuestResult, withArticle } from "./guest_result.ts";
+import { cachedExports, rememberExports } from "./exports_cache.ts";
 import { type ExtensionHost, LOAD_TIMEOUT_MS } from "./host.ts";
 
 /** A user tool whose exports were checked. */
@@ -206,14 +207,35 @@ function checkCapabilities(report: ExportReport): CapabilitySet | null | string[
   return problems.map(({ path, message }) => `"${["capabilities", ...path].join(".")}" ${message}`);
 }
 
-/** Runs the module's top-level code in a fresh context and checks its exports. */
+/** What the module's top-level code exports: remembered in `cacheDir`, else read by the engine. */
+async function inspect(
+  host: ExtensionHost,
+  source: string,
+  signal: AbortSignal,
+  cacheDir: string | undefined,
+): Promise<GuestResult> {
+  const cached = cacheDir === undefined ? undefined : await cachedExports(cacheDir, source);
+  if (cached !== undefined) return { kind: "value", value: { kind: "json", value: cached } };
+  const result = await host.inspect(source, signal);
+  if (cacheDir !== undefined && result.kind === "value" && result.value.kind === "json") {
+    await rememberExports(cacheDir, source, result.value.value);
+  }
+  return result;
+}
+
+/**
+ * Runs the module's top-level code in a fresh context and checks its
+ * exports; with `cacheDir`, what a module of the same text exported before
+ * is read from there instead (`exports_cache.ts`).
+ */
 export async function loadExtensionModule(
   host: ExtensionHost,
   extension: ExtensionSource,
   signal: AbortSignal,
+  cacheDir?: string,
 ): Promise<ModuleLoad> {
   const prefix = `${extension.kind} "${extension.name}": `;
-  const report = reportOf(await host.inspect(extension.source, signal));
+  const report = reportOf(await inspect(host, extension.source, signal, cacheDir));
   if (typeof report === "string") return { ok: false, problem: prefix + report };
   const declared = checkCapabilities(report);
   const capabilityProblems = Array.isArray(declared) ? declared : [];

@@ -1,0 +1,50 @@
+/**
+ * What a module exports, remembered per module text, so a run reads a
+ * tool's description and parameters (and a hook's points) without starting
+ * the JavaScript engine: the engine then starts only at the first
+ * invocation (docs/extensions.md, "Start-up").
+ *
+ * - The key is the SHA-256 of the rienda version, the inspecting code and
+ *   the module's text: any edit of `index.js`, or another rienda, reads the
+ *   module again. A module whose exports change without its text changing
+ *   (a description built from the date) keeps what was first read until it
+ *   is edited; every invocation still evaluates it afresh.
+ * - Only a successful reading is kept (a broken module is read every time).
+ * - Best effort: a cache that cannot be read or written is no cache.
+ * - Files are 0600 in a 0700 folder, written to a temporary file and
+ *   renamed, like the entries of `ctx.cache`.
+ *
+ * @module
+ */
+
+import { join } from "node:path";
+import { VERSION } from "../version.ts";
+import { INSPECT_SOURCE } from "./worker/guest_prelude.ts";
+
+async function keyOf(source: string): Promise<string> {
+  const text = `${VERSION}\u0000${INSPECT_SOURCE}\u0000${source}`;
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
+/** The exports report remembered for `source`, or undefined. */
+export async function cachedExports(dir: string, source: string): Promise<unknown> {
+  try {
+    return JSON.parse(await Deno.readTextFile(join(dir, `${await keyOf(source)}.json`)));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Remembers the exports report of `source`; failures are ignored. */
+export async function rememberExports(dir: string, source: string, report: unknown): Promise<void> {
+  const path = join(dir, `${await keyOf(source)}.json`);
+  const temporary = `${path}.${crypto.randomUUID()}.tmp`;
+  try {
+    await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
+    await Deno.writeTextFile(temporary, JSON.stringify(report), { mode: 0o600 });
+    await Deno.rename(temporary, path);
+  } catch {
+    await Deno.remove(temporary).catch(() => {});
+  }
+}
