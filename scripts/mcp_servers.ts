@@ -58,6 +58,8 @@ export async function installMcpServers(): Promise<boolean> {
   const status = await new Deno.Command("npm", {
     args: ["install", "--prefix", dir, "--no-audit", "--no-fund", "--loglevel=error", ...specs],
     stdin: "null",
+    // npm's "added N packages" is not ours to print; its errors still reach stderr.
+    stdout: "null",
   }).spawn().status;
   if (!status.success) throw new Error(`npm install of the MCP test servers failed (${dir})`);
   return true;

@@ -51,7 +51,11 @@ interface ProcessIo extends Io {
 }
 
 function createIo(): ProcessIo {
-  const devCwd = Deno.env.get(DEV_CWD_VARIABLE);
+  // Read only where the permission set allows it: no launcher ever needs the variable.
+  const devCwd = Deno.permissions.querySync({ name: "env", variable: DEV_CWD_VARIABLE }).state ===
+      "granted"
+    ? Deno.env.get(DEV_CWD_VARIABLE)
+    : undefined;
   if (devCwd !== undefined) {
     Deno.env.delete(DEV_CWD_VARIABLE);
     if (devCwd !== "") Deno.chdir(devCwd);

@@ -59,3 +59,53 @@ Deno.test("an agent file with a shebang line also runs through run -f", async ()
   assert.equal(result.stdout, "plain ok\n");
   assert.ok(!systemPromptOf(provider.requests[0]).includes("#!"));
 });
+
+Deno.test("./agent.md --help shows the agent's description, model and tools, and the run flags", async () => {
+  await using provider = await startFakeProvider([{ text: "never" }]);
+  await using env = await createTestEnv({ provider });
+  const PATH = await env.installWrapper();
+  const text = `${SHEBANG}\n${
+    agentText(
+      {
+        description: "Reviews the staged diff for bugs.",
+        model: "fake/m",
+        tools: ["read", "grep"],
+      },
+      "You review diffs.",
+    )
+  }`;
+  await Deno.writeTextFile(`${env.workdir}/review.md`, text, { mode: 0o755 });
+  await Deno.chmod(`${env.workdir}/review.md`, 0o755);
+  for (const flag of ["--help", "-h"]) {
+    const result = await env.exec("./review.md", [flag], { env: { PATH } });
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(result.stderr, "");
+    const lines = result.stdout.split("\n");
+    // The kernel passes the path as the caller gave it (Deno.Command makes it absolute).
+    assert.match(
+      lines[0] ?? "",
+      /^Usage: (\S*)\/review\.md \[PROMPT\.\.\.\] \[options\] {3}\(rienda run -f \1\/review\.md\)$/,
+    );
+    assert.ok(lines.includes("Reviews the staged diff for bugs."), result.stdout);
+    assert.ok(lines.includes("model: fake/m"), result.stdout);
+    assert.ok(lines.includes("tools: read, grep"), result.stdout);
+    for (const option of ["--prompt", "--model", "--output", "--no-session", "--continue"]) {
+      assert.ok(result.stdout.includes(option), `${option} missing: ${result.stdout}`);
+    }
+    assert.ok(!result.stdout.includes("--agent-file"), result.stdout);
+  }
+  assert.equal(provider.requests.length, 0);
+});
+
+Deno.test("./agent.md --help on a broken agent file names the problem", async () => {
+  await using env = await createTestEnv();
+  const PATH = await env.installWrapper();
+  await Deno.writeTextFile(`${env.workdir}/broken.md`, `${SHEBANG}\n---\ntols: [x]\n---\nhi\n`, {
+    mode: 0o755,
+  });
+  await Deno.chmod(`${env.workdir}/broken.md`, 0o755);
+  const result = await env.exec("./broken.md", ["--help"], { env: { PATH } });
+  assert.equal(result.code, 1, result.stderr);
+  assert.equal(result.stdout, "");
+  assert.match(result.stderr, /^rienda: .*broken\.md/m);
+});

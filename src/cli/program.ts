@@ -20,6 +20,7 @@ import { addSetupCommands } from "./setup_program.ts";
 import { versionLine } from "./version.ts";
 import { commanderMessage, CONFIG_FLAG_HELP, stringFlag } from "./flags.ts";
 import { unknownCommandError } from "./command_words.ts";
+import { agentHelpPath } from "./agent_help.ts";
 import { interactiveCommand, isInteractiveInvocation } from "./interactive.ts";
 import { printJsonFailure, wantsJsonRun, watchStdout } from "./json_failure.ts";
 
@@ -50,6 +51,11 @@ async function runParsed(argv: readonly string[], io: Io, signal: AbortSignal): 
   const program = buildProgram(io, signal, (chosen) => action = chosen);
   const unknownCommand = unknownCommandError(program, argv);
   if (unknownCommand !== null) throw unknownCommand;
+  const agentFile = agentHelpPath(argv);
+  const run = program.commands.find((command) => command.name() === "run");
+  if (agentFile !== undefined && run !== undefined) {
+    return await (await import("./agent_help.ts")).printAgentHelp(io, run, agentFile);
+  }
   try {
     await program.parseAsync([...argv], { from: "user" });
   } catch (error) {
