@@ -56,7 +56,16 @@ export async function installMcpServers(): Promise<boolean> {
   await Deno.mkdir(dir, { recursive: true });
   const specs = Object.entries(MCP_PACKAGES).map(([name, version]) => `${name}@${version}`);
   const status = await new Deno.Command("npm", {
-    args: ["install", "--prefix", dir, "--no-audit", "--no-fund", "--loglevel=error", ...specs],
+    args: [
+      "install",
+      "--prefix",
+      dir,
+      "--no-audit",
+      "--no-fund",
+      "--no-update-notifier",
+      "--loglevel=error",
+      ...specs,
+    ],
     stdin: "null",
     // npm's "added N packages" is not ours to print; its errors still reach stderr.
     stdout: "null",
