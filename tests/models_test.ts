@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { linesOf } from "./harness/assertions.ts";
 import { createTestEnv } from "./harness/env.ts";
+import { startFakeProvider } from "./harness/fake_provider.ts";
 
 /** The lines of `rienda models` as [reference, state, detail]. */
 function rowsOf(stdout: string): string[][] {
@@ -8,6 +9,8 @@ function rowsOf(stdout: string): string[][] {
 }
 
 Deno.test("models lists declared models, then built-ins whose key is present, marking which are ready", async () => {
+  // A server standing in for the local ones (any HTTP answer counts).
+  await using server = await startFakeProvider();
   await using env = await createTestEnv({ noConfig: true });
   await env.writeConfig(
     [
@@ -15,6 +18,7 @@ Deno.test("models lists declared models, then built-ins whose key is present, ma
       "providers:",
       "  local:",
       "    preset: ollama",
+      `    base_url: ${server.url}`,
       "    models:",
       "      qwen: { id: qwen2.5-coder:7b }",
       "  work:",
@@ -24,22 +28,30 @@ Deno.test("models lists declared models, then built-ins whose key is present, ma
       "    models:",
       "      big: {}",
       "      small: {}",
+      "  lmstudio:",
+      "    base_url: http://127.0.0.1:1/v1", // nothing listens there
       "",
     ].join("\n"),
   );
   const login = await env.run(["auth", "login", "groq"], { stdin: "groq-secret\n" });
   assert.equal(login.code, 0, login.stderr);
-  const result = await env.run(["models"], { env: { ANTHROPIC_API_KEY: "ant-secret" } });
+  const origin = server.url.replace(/\/v1$/, "");
+  const result = await env.run(["models"], {
+    env: { ANTHROPIC_API_KEY: "ant-secret", OLLAMA_HOST: origin },
+  });
   assert.equal(result.code, 0, result.stderr);
   assert.equal(result.stderr, "");
-  assert.deepEqual(rowsOf(result.stdout), [
-    ["local/qwen", "ready", "default; no key needed"],
+  const reachable = `${server.url} reachable (HTTP 404)`;
+  // The reason a connection fails is the platform's: kept out of the comparison.
+  const rows = rowsOf(result.stdout.replace(/unreachable: .*/, "unreachable: NOT RUNNING"));
+  assert.deepEqual(rows, [
+    ["local/qwen", "ready", `default; no key needed, ${reachable}`],
     ["work/big", "not ready", "key missing: set WORK_KEY or run rienda auth login work"],
     ["work/small", "not ready", "key missing: set WORK_KEY or run rienda auth login work"],
     ["anthropic/*", "ready", "key from environment (ANTHROPIC_API_KEY)"],
     ["groq/*", "ready", "key from credentials.json"],
-    ["ollama/*", "ready", "no key needed"],
-    ["lmstudio/*", "ready", "no key needed"],
+    ["ollama/*", "ready", `no key needed, ${reachable}`],
+    ["lmstudio/*", "not ready", "no key needed, http://127.0.0.1:1/v1 unreachable: NOT RUNNING"],
   ]);
   assert.ok(!result.stdout.includes("secret"));
 });

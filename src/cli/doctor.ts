@@ -34,6 +34,7 @@ import { safeFor } from "../ui/terminal_text.ts";
 import { VERSION } from "../version.ts";
 import { formatColumns } from "./columns.ts";
 import { EXIT } from "./exit.ts";
+import { reachability } from "./reachability.ts";
 import { findExecutable } from "../find_executable.ts";
 import { errorMessage } from "../unknown.ts";
 
@@ -199,7 +200,7 @@ async function checkProviders(
     if (offline) {
       return { status: "ok", label: "provider", summary: `${settings.name}: ${keyText}` } as const;
     }
-    const reach = await reachability(settings.baseUrl);
+    const reach = await reachability(settings.baseUrl, REACH_TIMEOUT_MS);
     // A local server nobody configured (ollama, lmstudio) is optional: not running is no failure.
     const optional = !settings.configured && key.source.kind === "not_needed";
     return {
@@ -216,21 +217,6 @@ async function checkProviders(
     });
   }
   return [...checks, ...reports];
-}
-
-async function reachability(baseUrl: string): Promise<{ ok: boolean; text: string }> {
-  try {
-    const response = await fetch(baseUrl, { signal: AbortSignal.timeout(REACH_TIMEOUT_MS) });
-    await response.body?.cancel();
-    return { ok: true, text: `${baseUrl} reachable (HTTP ${response.status})` };
-  } catch (error) {
-    const reason = error instanceof DOMException && error.name === "TimeoutError"
-      ? `no answer in ${REACH_TIMEOUT_MS / 1000}s`
-      : errorMessage(error instanceof Error && error.cause !== undefined ? error.cause : error);
-    // "error sending request for url (…): client error (Connect): tcp connect error: …" → the cause.
-    const cause = /\(Connect\): (.*)$/.exec(reason)?.[1] ?? reason;
-    return { ok: false, text: `${baseUrl} unreachable: ${cause}` };
-  }
 }
 
 /** Starts each enabled MCP server (remote ones only online) and reports what it offers. */

@@ -2,9 +2,11 @@
  * `rienda models`: the `provider/model` references the configuration
  * declares, then the built-in providers whose key is present (any model id
  * works with them: `openai/*`), each marked ready or saying what it lacks.
+ * A server that needs no key (ollama, lmstudio, a local custom provider) is
+ * ready only when it answers within a second.
  *
  * ```
- * local/qwen   ready      default; no key needed
+ * local/qwen   ready      default; no key needed, http://127.0.0.1:11434/v1 reachable (HTTP 404)
  * work/big     not ready  key missing: set WORK_KEY or run rienda auth login work
  * anthropic/*  ready      key from environment (ANTHROPIC_API_KEY)
  * ```
@@ -22,6 +24,7 @@ import { resolvePaths } from "../config/paths.ts";
 import type { Io } from "../ui/io.ts";
 import { formatColumns } from "./columns.ts";
 import { EXIT } from "./exit.ts";
+import { reachability } from "./reachability.ts";
 
 /** The flags of `rienda models`. */
 export interface ModelsFlags {
@@ -35,7 +38,12 @@ export interface ModelRow {
   readonly ready: boolean;
   /** Where the key comes from, or what is missing. */
   readonly detail: string;
+  /** The base URL of a server that needs no key (a local one): ready only when it answers. */
+  readonly probe?: string;
 }
+
+/** How long a local server may take to answer before it counts as not running. */
+const LOCAL_REACH_TIMEOUT_MS = 1_000;
 
 function keyState(
   settings: ProviderSettings,
@@ -68,7 +76,8 @@ export function modelRows(
     const state = settings === undefined
       ? { ready: false, detail: "unknown provider: add it under providers: in config.yaml" }
       : keyState(settings, env, credentials);
-    rows.push({ ref, ...state });
+    const local = settings !== undefined && !settings.keyRequired;
+    rows.push({ ref, ...state, ...(local ? { probe: settings.baseUrl } : {}) });
   };
   for (const [name, provider] of Object.entries(config.providers)) {
     const settings = resolveProvider(config, name, env);
@@ -96,9 +105,24 @@ export async function modelsCommand(io: Io, flags: ModelsFlags): Promise<number>
   const config = await loadConfig(paths.configFile, { explicit: paths.configExplicit });
   const credentials = await loadCredentials(paths.credentialsFile);
   for (const warning of credentials.warnings) io.stderr.write(`${warning}\n`);
-  const rows = modelRows(config, io.env, credentials);
+  const rows = await withLocalServers(modelRows(config, io.env, credentials));
   io.stdout.write(
     formatColumns(rows.map((row) => [row.ref, row.ready ? "ready" : "not ready", row.detail])),
   );
   return EXIT.ok;
+}
+
+/** The rows with each local server asked, at once: ready only when it answers (as doctor checks). */
+async function withLocalServers(rows: readonly ModelRow[]): Promise<ModelRow[]> {
+  const urls = [...new Set(rows.flatMap((row) => row.probe === undefined ? [] : [row.probe]))];
+  const answers = new Map(
+    await Promise.all(
+      urls.map(async (url) => [url, await reachability(url, LOCAL_REACH_TIMEOUT_MS)] as const),
+    ),
+  );
+  return rows.map((row) => {
+    const answer = row.probe === undefined ? undefined : answers.get(row.probe);
+    if (answer === undefined || !row.ready) return row;
+    return { ...row, ready: answer.ok, detail: `${row.detail}, ${answer.text}` };
+  });
 }
