@@ -20,6 +20,9 @@ export const RIENDA_DTS = `// Types of rienda ${VERSION}'s extension API: ctx, t
 //                             module.exports = { description, parameters, execute(ctx, args) {…} };
 // In hooks/<name>/index.js:   /** @type {Rienda.Hook} */
 //                             module.exports = { beforeToolExecute(ctx, call) {…} };
+// As an ES module:            /** @type {Rienda.Tool} */ export default { … };
+//                             /** @type {Rienda.BeforeToolExecute} */
+//                             export const beforeToolExecute = (ctx, call) => {…};
 
 declare namespace Rienda {
   /** A value JSON can hold: what arguments, payloads and ctx.config are made of. */
@@ -280,6 +283,8 @@ declare namespace Rienda {
   interface Hook {
     /** What the hook may reach; full access when absent (unless config.yaml requires it). */
     capabilities?: Capabilities;
+    /** true: a guard; every failure to give a verdict is a refusal (an agent may override it). */
+    failClosed?: boolean;
     beforeRun?: BeforeRun;
     afterRun?: AfterRun;
     beforeModelRequest?: BeforeModelRequest;
