@@ -173,7 +173,7 @@ Deno.test("run -s -f switches to the agent file's id", async () => {
   assert.equal(result.code, 0, result.stderr);
   assert.equal(systemPromptOf(provider.requests[1]), "From a file.");
   const { entries } = checkSession(await env.readSession(id));
-  assert.deepEqual(entries[2], { kind: "agent", agent: "review" });
+  assert.deepEqual(entries[2], { kind: "agent", agent: "review", agentFile: file });
 });
 
 Deno.test("a switch to an agent or model that does not exist is refused before anything is written", async () => {

@@ -12,7 +12,7 @@
  * @module
  */
 
-import { type AgentDefinition, AgentFileError } from "../agents/agent_file.ts";
+import { type AgentDefinition, AgentFileError, loadAgentFile } from "../agents/agent_file.ts";
 import { agentPath, loadAgent } from "../agents/catalog.ts";
 import { type Message, toolCallsOf, type UserMessage } from "../llm/messages.ts";
 import { findSessionFile, latestSessionFile } from "../sessions/catalog.ts";
@@ -103,6 +103,8 @@ export function unansweredCalls(branch: BranchContext): UserMessage | null {
 /** What a continued run uses, and what the branch says. */
 export interface SwitchChoice {
   readonly agent: string;
+  /** The agent's file when it was given with `-f FILE` (absolute), else null. */
+  readonly agentFile: string | null;
   readonly model: string;
   /** The reasoning level, or null for off. */
   readonly thinking: string | null;
@@ -122,7 +124,13 @@ export interface SwitchChoice {
  */
 export function switchEntries(current: SwitchChoice, chosen: SwitchChoice): NewEntry[] {
   const entries: NewEntry[] = [];
-  if (chosen.agent !== current.agent) entries.push({ kind: "agent", agent: chosen.agent });
+  if (chosen.agent !== current.agent || chosen.agentFile !== current.agentFile) {
+    entries.push({
+      kind: "agent",
+      agent: chosen.agent,
+      ...(chosen.agentFile === null ? {} : { agentFile: chosen.agentFile }),
+    });
+  }
   if (chosen.model !== current.model) entries.push({ kind: "model", model: chosen.model });
   if (chosen.thinking !== current.thinking) {
     entries.push({ kind: "thinking", thinking: chosen.thinking ?? "off" });
@@ -146,7 +154,12 @@ export interface Continuation {
 export function continuation(session: ContinuedSession, chosen: SwitchChoice): Continuation {
   const { branch } = session;
   const repair = unansweredCalls(branch);
-  const current = { agent: branch.agent, model: branch.model, thinking: branch.thinking };
+  const current = {
+    agent: branch.agent,
+    agentFile: branch.agentFile,
+    model: branch.model,
+    thinking: branch.thinking,
+  };
   return {
     history: repair === null ? branch.messages : [...branch.messages, repair],
     historyIds: branch.messageIds,
@@ -160,7 +173,7 @@ export function continuation(session: ContinuedSession, chosen: SwitchChoice): C
 
 /**
  * The agent the session's branch uses (its last `agent` switch, else the
- * header's).
+ * header's): the file it was given as (`-f FILE`), else `agents/<id>.md`.
  *
  * @throws {Error} saying so and suggesting -a when that agent no longer exists
  */
@@ -169,6 +182,21 @@ export async function loadSessionAgent(
   session: ContinuedSession,
 ): Promise<AgentDefinition> {
   const id = session.branch.agent;
+  const file = session.branch.agentFile;
+  if (file !== null) {
+    try {
+      return await loadAgentFile(file);
+    } catch (error) {
+      if (!(error instanceof AgentFileError) || !(error.cause instanceof Deno.errors.NotFound)) {
+        throw error;
+      }
+      throw new Error(
+        `session ${session.id} uses the agent file ${file}, which no longer exists: ` +
+          "pass -a AGENT or -f FILE to continue it with another agent",
+        { cause: error },
+      );
+    }
+  }
   try {
     return await loadAgent(agentsDir, id);
   } catch (error) {

@@ -34,6 +34,7 @@ function branch(
     messages,
     messageIds: messages.map((_, index) => `m${index}`),
     agent: "coder",
+    agentFile: null,
     model: "fake/m",
     thinking: null,
   };
@@ -77,12 +78,19 @@ Deno.test("unansweredCalls() is null when the branch ends with a prompt, results
 });
 
 Deno.test("switchEntries() writes one entry per changed value, agent first", () => {
-  const current = { agent: "coder", model: "fake/m", thinking: null };
+  const current = { agent: "coder", agentFile: null, model: "fake/m", thinking: null };
   assert.deepEqual(switchEntries(current, current), []);
-  assert.deepEqual(switchEntries(current, { agent: "rev", model: "x/y", thinking: "high" }), [
-    { kind: "agent", agent: "rev" },
-    { kind: "model", model: "x/y" },
-    { kind: "thinking", thinking: "high" },
+  assert.deepEqual(
+    switchEntries(current, { agent: "rev", agentFile: null, model: "x/y", thinking: "high" }),
+    [
+      { kind: "agent", agent: "rev" },
+      { kind: "model", model: "x/y" },
+      { kind: "thinking", thinking: "high" },
+    ],
+  );
+  // The same id from a file (-f) is a switch that records the file.
+  assert.deepEqual(switchEntries(current, { ...current, agentFile: "/work/coder.md" }), [
+    { kind: "agent", agent: "coder", agentFile: "/work/coder.md" },
   ]);
   assert.deepEqual(
     switchEntries({ ...current, thinking: "high" }, { ...current, thinking: null }),

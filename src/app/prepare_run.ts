@@ -91,7 +91,7 @@ export async function prepareRun(request: RunRequest): Promise<RunPlan> {
       : await loadSessionAgent(paths.agentsDir, continued)
     : request.agent.kind === "id"
     ? await loadAgent(paths.agentsDir, request.agent.id)
-    : await loadAgentFile(resolve(request.cwd, request.agent.path));
+    : await loadAgentFile(agentFilePath(request.cwd, request.agent.path));
   const credentials = await loadCredentials(paths.credentialsFile);
   const isDefault = agent.id === DEFAULT_AGENT_ID;
   const modelRef = request.model ?? continued?.branch.model ?? agent.model ?? config.defaultModel ??
@@ -129,15 +129,25 @@ export async function prepareRun(request: RunRequest): Promise<RunPlan> {
   });
   failure.use(extensions);
   const workspace = await loadWorkspaceContext(workdir, { environment: config.environmentContext });
-  const resumed = continued === null
-    ? null
-    : continuation(continued, { agent: agent.id, model: modelRef, thinking: thinking ?? null });
+  const resumed = continued === null ? null : continuation(continued, {
+    agent: agent.id,
+    agentFile: request.agent === undefined
+      ? continued.branch.agentFile
+      : request.agent.kind === "file"
+      ? agentFilePath(request.cwd, request.agent.path)
+      : null,
+    model: modelRef,
+    thinking: thinking ?? null,
+  });
   const session = bindRunSession(
     continued?.writer ?? (request.noSession ? null : await createSessionWriter({
       sessionsDir: paths.sessionsDir,
       workdir,
       id: sessionId,
       agent: agent.id,
+      agentFile: request.agent?.kind === "file"
+        ? agentFilePath(request.cwd, request.agent.path)
+        : undefined,
       model: modelRef,
     })),
     { historyIds: resumed?.historyIds ?? [], pending: resumed?.pending ?? [] },
@@ -185,6 +195,11 @@ export async function prepareRun(request: RunRequest): Promise<RunPlan> {
       }
     },
   };
+}
+
+/** The absolute path of a `-f FILE`, as the session records it. */
+function agentFilePath(cwd: string, path: string): string {
+  return resolve(cwd, path);
 }
 
 /** Resolves the model; when it came from a continued session, a failure says so and suggests -m. */

@@ -39,6 +39,8 @@ export interface HeaderEntry {
   readonly id: string;
   readonly createdAt: string;
   readonly agent: string;
+  /** The absolute path of the agent file the session started with (`-f FILE`). */
+  readonly agentFile?: string;
   readonly model: string;
   readonly workdir: string;
 }
@@ -120,6 +122,8 @@ export interface CompactionEntry extends EntryBase {
 export interface AgentEntry extends EntryBase {
   readonly kind: "agent";
   readonly agent: string;
+  /** The absolute path of the agent file switched to (`-f FILE`). */
+  readonly agentFile?: string;
 }
 
 /** A switch of the model (`provider/model`) for the rest of the branch. */

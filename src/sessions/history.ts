@@ -28,6 +28,8 @@ export interface BranchContext {
   readonly messageIds: string[];
   /** The agent for the rest of the branch: the last `agent` switch, else the header's. */
   readonly agent: string;
+  /** The agent file that goes with {@link agent} (`-f FILE`), or null for an agent by id. */
+  readonly agentFile: string | null;
   /** The model for the rest of the branch: the last `model` switch, else the header's. */
   readonly model: string;
   /** The last `thinking` switch of the branch, or null. */
@@ -87,6 +89,7 @@ export function activeBranch(data: SessionEntries): Entry[] {
 export function branchContext(data: SessionEntries): BranchContext {
   const branch = activeBranch(data);
   let agent = data.header.agent;
+  let agentFile = data.header.agentFile ?? null;
   let model = data.header.model;
   let thinking: string | null = null;
   let compaction: CompactionEntry | null = null;
@@ -102,6 +105,7 @@ export function branchContext(data: SessionEntries): BranchContext {
         break;
       case "agent":
         agent = entry.agent;
+        agentFile = entry.agentFile ?? null;
         break;
       case "model":
         model = entry.model;
@@ -127,6 +131,7 @@ export function branchContext(data: SessionEntries): BranchContext {
     messages: kept.messages,
     messageIds: kept.ids,
     agent,
+    agentFile,
     model,
     thinking,
     startedCalls,

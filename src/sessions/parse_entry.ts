@@ -65,6 +65,7 @@ export function parseHeader(value: unknown): HeaderEntry {
     id: nonEmpty(fields, "id"),
     createdAt: string(fields, "createdAt"),
     agent: string(fields, "agent"),
+    ...agentFileOf(fields),
     model: string(fields, "model"),
     workdir: string(fields, "workdir"),
   };
@@ -99,7 +100,7 @@ export function parseEntry(value: unknown): Entry {
         tokensBefore: count(fields.tokensBefore, "tokensBefore"),
       };
     case "agent":
-      return { kind, ...base, createdAt, agent: nonEmpty(fields, "agent") };
+      return { kind, ...base, createdAt, agent: nonEmpty(fields, "agent"), ...agentFileOf(fields) };
     case "model":
       return { kind, ...base, createdAt, model: nonEmpty(fields, "model") };
     case "thinking":
@@ -113,6 +114,11 @@ export function parseEntry(value: unknown): Entry {
     default:
       return unknownEntry(fields);
   }
+}
+
+/** The optional `agentFile` of a header or an `agent` entry (absent in older files). */
+function agentFileOf(fields: Fields): { agentFile?: string } {
+  return fields.agentFile === undefined ? {} : { agentFile: nonEmpty(fields, "agentFile") };
 }
 
 function unknownEntry(fields: Fields): UnknownEntry {

@@ -54,6 +54,8 @@ export interface CreateSessionWriterOptions {
   readonly id: string;
   /** The agent id, for the header. */
   readonly agent: string;
+  /** The absolute path of the agent file (`-f FILE`), for the header. */
+  readonly agentFile?: string | undefined;
   /** The `provider/model` reference, for the header. */
   readonly model: string;
   /** The clock of `createdAt` fields. @default () => new Date() */
@@ -79,7 +81,7 @@ export async function sessionPath(
 export async function createSessionWriter(
   options: CreateSessionWriterOptions,
 ): Promise<SessionFileWriter> {
-  const { sessionsDir, workdir, id, agent, model, now = () => new Date() } = options;
+  const { sessionsDir, workdir, id, agent, agentFile, model, now = () => new Date() } = options;
   const path = await sessionPath(sessionsDir, workdir, id);
   return createWriter({
     id,
@@ -99,6 +101,7 @@ export async function createSessionWriter(
           id,
           createdAt: now().toISOString(),
           agent,
+          ...(agentFile === undefined ? {} : { agentFile }),
           model,
           workdir,
         };
