@@ -385,3 +385,27 @@ Deno.test("interactive: an agent that cannot load ends the chat with rienda run'
   assert.match(sttyAfter, /(^|\s)echo(\s|$)/, "echo left off");
   assert.deepEqual(await env.sessionFiles(), []);
 });
+
+Deno.test("interactive: the editor takes text before the engine has loaded; Enter waits for it, then sends", async () => {
+  await using provider = await startFakeProvider([{ text: "loaded and answered" }]);
+  await using env = await createTestEnv({ provider });
+  // config.yaml as a fifo: loading blocks until the test writes it.
+  const config = await Deno.readTextFile(env.configPath);
+  await Deno.remove(env.configPath);
+  await new Deno.Command("mkfifo", { args: [env.configPath] }).output();
+  await using pty = await chat(env, ["-a", "coder"]);
+  await pty.waitFor((s) => PROMPT_READY(s) && s.includes("starting…"), "the first frame");
+  await pty.type("hello");
+  await pty.waitFor((s) => s.includes("› hello") && s.includes("starting…"), "the text, live");
+  await pty.type("\r");
+  await pty.type("there");
+  await Deno.writeTextFile(`${env.configPath}.next`, config);
+  await Deno.writeTextFile(env.configPath, config);
+  // Each turn reads the configuration again: from now on a plain file.
+  await Deno.rename(`${env.configPath}.next`, env.configPath);
+  await pty.waitFor((s) => s.includes("loaded and answered"), "the answer");
+  assert.equal(at(provider.requests[0]!.body, "messages", 1, "content"), "hello");
+  await pty.waitFor((s) => s.includes("› there"), "the text typed after Enter, kept in order");
+  await pty.type("\x15\x04");
+  assert.equal((await pty.wait()).code, 0);
+});

@@ -237,7 +237,7 @@ export function runApp(options: AppOptions): Promise<number> {
   }
 
   function onKey(key: Key) {
-    if (held !== null || (!ready() && key.type === "key" && !isQuitKey(key))) {
+    if (!isQuitKey(key) && (held !== null || (!ready() && key.type === "key"))) {
       (held ??= []).push(key);
       return;
     }
