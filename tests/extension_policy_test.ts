@@ -274,3 +274,25 @@ Deno.test("rienda hooks shows which hooks fail closed and the agents' timeouts",
     "",
   ]);
 });
+
+Deno.test("ctx.agent.tools and ctx.agent.hooks list names whichever form the entries take", async () => {
+  await using provider = await startFakeProvider([{ text: "done" }]);
+  await using env = await createTestEnv({ provider });
+  await env.writeHook(
+    "audit",
+    `module.exports = { beforeRun: function (ctx) {
+  ctx.file.write("seen.json", JSON.stringify([ctx.agent.tools, ctx.agent.hooks]));
+} };`,
+  );
+  await env.writeAgent("mixed", {
+    description: "Mixed.",
+    tools: ["shell", { name: "read", timeout_ms: 1000 }],
+    hooks: [{ name: "audit", timeout_ms: 5000 }],
+  });
+  const result = await env.run(["run", "-a", "mixed", "go"]);
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(
+    await Deno.readTextFile(`${env.workdir}/seen.json`),
+    JSON.stringify([["shell", "read"], ["audit"]]),
+  );
+});

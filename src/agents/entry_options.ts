@@ -72,3 +72,23 @@ export function readEntryObject(
     problems,
   };
 }
+
+/**
+ * `frontmatter` with the object entries of `tools:` and `hooks:` replaced by
+ * their names: what `ctx.agent.tools` and `ctx.agent.hooks` show, so an
+ * extension reads names whichever form the agent uses.
+ */
+export function withEntryNames(
+  frontmatter: Readonly<Record<string, unknown>>,
+): Readonly<Record<string, unknown>> {
+  const names = (value: unknown) =>
+    Array.isArray(value)
+      ? value.map((item: unknown) =>
+        typeof item === "object" && item !== null && "name" in item ? item.name : item
+      )
+      : value;
+  const out = { ...frontmatter };
+  if ("tools" in out) out.tools = names(out.tools);
+  if ("hooks" in out) out.hooks = names(out.hooks);
+  return out;
+}

@@ -18,6 +18,7 @@
 
 import { join } from "node:path";
 import type { AgentDefinition } from "../agents/agent_file.ts";
+import { withEntryNames } from "../agents/entry_options.ts";
 import type { RiendaPaths } from "../config/paths.ts";
 import { type HookRunner, NO_HOOKS } from "../engine/hooks.ts";
 import type { ExtensionRunContext, UserNotice } from "../extensions/run_context.ts";
@@ -59,7 +60,11 @@ export function createExtensionContext(options: ExtensionContextOptions): Extens
   return {
     workdir: options.workdir,
     session: { id: options.sessionId, agentId: agent.id, modelId: options.modelRef },
-    agent: { name: agent.id, frontmatter: agent.frontmatter, systemPrompt: agent.systemPrompt },
+    agent: {
+      name: agent.id,
+      frontmatter: withEntryNames(agent.frontmatter),
+      systemPrompt: agent.systemPrompt,
+    },
     config: options.config,
     ...(options.policy === undefined ? {} : { policy: options.policy }),
     cacheDir: paths.cacheDir,
