@@ -111,6 +111,9 @@ export async function prepareRun(request: RunRequest): Promise<RunPlan> {
   );
   const model = createModelClient(resolved);
   const sessionId = continued?.id ?? newSessionId();
+  // The workspace context (instructions, skills, git) is read while the extensions load.
+  const reading = loadWorkspaceContext(workdir, { environment: config.environmentContext });
+  reading.catch(() => {}); // awaited below; a failure of the extensions must not leave it unhandled
   const extensions = await loadRunTools({
     mcpServers: config.mcpServers,
     env: request.env,
@@ -128,7 +131,7 @@ export async function prepareRun(request: RunRequest): Promise<RunPlan> {
     signal: request.signal ?? new AbortController().signal,
   });
   failure.use(extensions);
-  const workspace = await loadWorkspaceContext(workdir, { environment: config.environmentContext });
+  const workspace = await reading;
   const resumed = continued === null ? null : continuation(continued, {
     agent: agent.id,
     agentFile: request.agent === undefined
