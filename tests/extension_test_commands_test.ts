@@ -149,3 +149,19 @@ Deno.test("hooks test --help shows how each point is called, afterToolExecute wi
   assert.ok(help.stdout.includes("beforeToolExecute(ctx, call) "), help.stdout);
   assert.ok(help.stdout.includes("--expect <json>"), help.stdout);
 });
+
+Deno.test("tools test --agent applies the timeout_ms of that agent's tools: entry", async () => {
+  await using env = await createTestEnv();
+  await env.writeTool(
+    "spin",
+    `module.exports = { description: "Spins.", parameters: { type: "object" },
+  execute: function () { while (true) {} } };`,
+  );
+  await env.writeAgent("hasty", {
+    description: "Hasty.",
+    tools: [{ name: "spin", timeout_ms: 200 }],
+  });
+  const result = await env.run(["tools", "test", "spin", "--agent", "hasty"]);
+  assert.equal(result.code, 1, result.stderr);
+  assert.equal(result.stdout, "the tool did not finish within 200 ms (timeout_ms)\n");
+});
