@@ -251,9 +251,9 @@ Deno.test("interactive: /compact summarises the older conversation now and store
   assert.equal(compaction?.summary, "the summary");
 });
 
-Deno.test("interactive: rienda -c continues a rienda run session; a retry, ctx.log and ctx.notify of hooks are rows", async () => {
+Deno.test("interactive: rienda -c continues a rienda run session with its context use; a retry, ctx.log and ctx.notify of hooks are rows", async () => {
   await using provider = await startFakeProvider([
-    { text: "from run" },
+    { text: "from run", usage: { input: 24_600, output: 120 } },
     { status: 503, errorMessage: "busy upstream", headers: { "retry-after": "0" } },
     { text: "after the retry" },
   ]);
@@ -272,7 +272,12 @@ Deno.test("interactive: rienda -c continues a rienda run session; a retry, ctx.l
   const first = await env.run(["run", "-a", "told", "started in run"]);
   assert.equal(first.code, 0, first.stderr);
   await using pty = await chat(env, ["-c"]);
-  await pty.waitFor((s) => s.includes("from run") && s.includes("told · fake/m"), "the replay");
+  const replay = await pty.waitFor(
+    (s) => s.includes("from run") && s.includes("told · fake/m"),
+    "the replay",
+  );
+  // The context use of the stored conversation, before any turn of the chat.
+  assert.match(replay, /ctx 19% · 24\.7k\/128k/);
   await send(pty, "go on", "after the retry");
   const screen = await pty.waitFor((s) => s.includes("run finished: end_turn"), "the notices");
   assert.match(screen, /! retrying in \d+\.\ds: .*busy upstream/);

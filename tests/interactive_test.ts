@@ -401,7 +401,9 @@ Deno.test("interactive: the editor takes text before the engine has loaded; Ente
   await pty.type("there");
   await Deno.writeTextFile(`${env.configPath}.next`, config);
   await Deno.writeTextFile(env.configPath, config);
-  // Each turn reads the configuration again: from now on a plain file.
+  await pty.waitFor((s) => s.includes("coder · fake/m"), "the engine loaded");
+  // The turn reads the configuration again (a write waits for its reader), then a plain file.
+  await Deno.writeTextFile(env.configPath, config);
   await Deno.rename(`${env.configPath}.next`, env.configPath);
   await pty.waitFor((s) => s.includes("loaded and answered"), "the answer");
   assert.equal(at(provider.requests[0]!.body, "messages", 1, "content"), "hello");

@@ -17,6 +17,7 @@ import { loadAgentFile } from "../agents/agent_file.ts";
 import { listRunnableAgents, loadAgent } from "../agents/catalog.ts";
 import { DEFAULT_AGENT_ID } from "../agents/default_agent.ts";
 import { prepareRun, resolveWorkdir, type RunRequest } from "../app/prepare_run.ts";
+import { resolveModel } from "../app/resolve_model.ts";
 import type { SessionTarget } from "../app/continue_session.ts";
 import { loadConfig } from "../config/config.ts";
 import { loadCredentials } from "../config/credentials.ts";
@@ -103,7 +104,18 @@ export async function createChatBackend(options: ChatBackendOptions): Promise<Ch
     chat.agentId = branch.agent;
     chat.shownModel = chat.model ?? branch.model;
     chat.thinking = flags.thinking ?? branch.thinking;
+    chat.contextWindow = await contextWindowOf(chat.shownModel);
     return branch.messages;
+  }
+
+  /** The context window of `ref` for the status line of a resumed session; null when unknown. */
+  async function contextWindowOf(ref: string): Promise<number | null> {
+    try {
+      const credentials = await loadCredentials(paths.credentialsFile);
+      return resolveModel(config, ref, { env: io.env, credentials }).contextWindow;
+    } catch {
+      return null; // the turn says what is wrong with the model
+    }
   }
 
   async function sessionPath(): Promise<string> {

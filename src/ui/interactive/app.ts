@@ -32,7 +32,7 @@ import { activityRow, statusRow } from "./status.ts";
 import type { Theme } from "./style.ts";
 import type { Term } from "./term.ts";
 import { createTranscript } from "./transcript.ts";
-import { createTurns } from "./turns.ts";
+import { createTurns, storedContextTokens } from "./turns.ts";
 import { markColumn, truncate } from "./width.ts";
 
 /** A second Ctrl+C within this window quits. */
@@ -338,7 +338,7 @@ export function runApp(options: AppOptions): Promise<number> {
       invalidate();
     },
     showSession(messages) {
-      contextTokens = null;
+      contextTokens = storedContextTokens(messages);
       transcript.replay(messages);
     },
     compact() {
@@ -354,7 +354,7 @@ export function runApp(options: AppOptions): Promise<number> {
   (options.loaded ?? Promise.resolve(empty)).then(({ replay, start, history }) => {
     if (quitting) return;
     editor.history.unshift(...history);
-    if (replay.length > 0) transcript.replay(replay);
+    if (replay.length > 0) controls.showSession(replay);
     const keys = held ?? [];
     held = null;
     if (start) {

@@ -7,6 +7,7 @@
  * @module
  */
 
+import type { Message, Usage } from "../../llm/messages.ts";
 import type { ChatBackend, Question, TurnHandlers, TurnResult } from "./backend.ts";
 import { createConfirm } from "./confirm.ts";
 import type { Overlay } from "./overlay.ts";
@@ -32,6 +33,17 @@ export interface TurnsOptions {
   readonly restore: (text: string) => void;
   /** The context size after each response. */
   readonly contextUsed: (tokens: number) => void;
+}
+
+/** The context a response used: its prompt (cached parts included) and its output. */
+export function contextTokens(usage: Usage): number {
+  return usage.inputTokens + usage.cacheReadTokens + usage.cacheWriteTokens + usage.outputTokens;
+}
+
+/** The context use of a stored conversation: that of its last response with usage, else null. */
+export function storedContextTokens(messages: readonly Message[]): number | null {
+  const last = messages.findLast((message) => message.role === "assistant" && message.usage);
+  return last?.role === "assistant" && last.usage ? contextTokens(last.usage) : null;
 }
 
 /** The turn machinery. */
@@ -108,10 +120,7 @@ export function createTurns(options: TurnsOptions): Turns {
       emit(event) {
         transcript.apply(event);
         if (event.type === "message_end" && event.usage !== null) {
-          const usage = event.usage;
-          options.contextUsed(
-            usage.inputTokens + usage.cacheReadTokens + usage.cacheWriteTokens + usage.outputTokens,
-          );
+          options.contextUsed(contextTokens(event.usage));
         }
         invalidate();
       },
