@@ -157,8 +157,10 @@ declare namespace Rienda {
       readonly name: string;
       readonly description?: string;
       readonly model?: string;
-      readonly tools: readonly Json[];
-      readonly hooks: readonly Json[];
+      /** The names of its tools: entries, whichever form they take. */
+      readonly tools: readonly string[];
+      /** The names of its hooks: entries, whichever form they take. */
+      readonly hooks: readonly string[];
       /** Per-agent settings (the frontmatter's config:). */
       readonly config: { readonly [key: string]: Json };
       readonly systemPrompt: string;
