@@ -9,10 +9,19 @@ async function started(env: TestEnv, args: string[]): Promise<string> {
   return sessionIdOf(result.stderr);
 }
 
-/** The columns of a `sessions` line: id, agent, model, age, title. */
-function columns(line: string): { id: string; agent: string; model: string; rest: string } {
-  const [id = "", agent = "", model = "", ...rest] = line.split(/\s{2,}/);
-  return { id, agent, model, rest: rest.join("  ") };
+/**
+ * The columns of a `sessions` line: id, agent, model, age, title. The listing
+ * shows short ids (an end of the id, at least 4 characters): `id` is the one
+ * of `ids` it names.
+ */
+function columns(
+  line: string,
+  ids: readonly string[],
+): { id: string; agent: string; model: string; rest: string } {
+  const [short = "", agent = "", model = "", ...rest] = line.split(/\s{2,}/);
+  const named = ids.filter((id) => short.length >= 4 && id.endsWith(short));
+  assert.equal(named.length, 1, `"${short}" names ${named.length} of ${ids.join(", ")}`);
+  return { id: named[0] ?? short, agent, model, rest: rest.join("  ") };
 }
 
 Deno.test("rienda sessions lists the workspace's sessions newest first with agent, model, age and title", async () => {
@@ -29,13 +38,13 @@ Deno.test("rienda sessions lists the workspace's sessions newest first with agen
   // (formatAge itself is unit-tested in src/cli/sessions_test.ts).
   const lines = linesOf(result.stdout).map((line) => line.replace(/\b\d+s ago\b/, "just now"));
   assert.equal(lines.length, 2);
-  assert.deepEqual(columns(lines[0] ?? ""), {
+  assert.deepEqual(columns(lines[0] ?? "", [first, second]), {
     id: second,
     agent: "reviewer",
     model: "fake/other",
     rest: `just now  ${`review the diff ${"x".repeat(100)}`.slice(0, 80)}`,
   });
-  assert.deepEqual(columns(lines[1] ?? ""), {
+  assert.deepEqual(columns(lines[1] ?? "", [first, second]), {
     id: first,
     agent: "coder",
     model: "fake/m",
@@ -46,7 +55,7 @@ Deno.test("rienda sessions lists the workspace's sessions newest first with agen
   const continued = await env.run(["run", "-s", first, "again"]);
   assert.equal(continued.code, 0, continued.stderr);
   const after = linesOf((await env.run(["sessions", "list"])).stdout);
-  assert.deepEqual(after.map((line) => columns(line).id), [first, second]);
+  assert.deepEqual(after.map((line) => columns(line, [first, second]).id), [first, second]);
 });
 
 Deno.test("rienda sessions shows a title entry instead of the first prompt", async () => {
@@ -66,7 +75,11 @@ Deno.test("rienda sessions shows a title entry instead of the first prompt", asy
   await Deno.writeTextFile(path, `${JSON.stringify(title)}\n`, { append: true });
   const result = await env.run(["sessions"]);
   assert.equal(result.code, 0, result.stderr);
-  assert.match(result.stdout, new RegExp(`^${id}\\s+coder\\s+fake/m\\s+\\S.*\\s+Release prep\\n$`));
+  // One session: its short id is its last 4 characters.
+  assert.match(
+    result.stdout,
+    new RegExp(`^${id.slice(-4)}\\s+coder\\s+fake/m\\s+\\S.*\\s+Release prep\\n$`),
+  );
 });
 
 Deno.test("rienda sessions -C DIR lists another workspace's sessions", async () => {
@@ -76,12 +89,14 @@ Deno.test("rienda sessions -C DIR lists another workspace's sessions", async () 
   const here = await started(env, ["-a", "coder", "here"]);
   const there = await started(env, ["-a", "coder", "-C", other, "there"]);
   const local = await env.run(["sessions"]);
-  assert.deepEqual(linesOf(local.stdout).map((line) => columns(line).id), [here]);
+  assert.deepEqual(linesOf(local.stdout).map((line) => columns(line, [here, there]).id), [here]);
   const remote = await env.run(["sessions", "-C", other]);
   assert.equal(remote.code, 0, remote.stderr);
-  assert.deepEqual(linesOf(remote.stdout).map((line) => columns(line).id), [there]);
+  assert.deepEqual(linesOf(remote.stdout).map((line) => columns(line, [here, there]).id), [there]);
   const fromThere = await env.run(["sessions", "list"], { cwd: other });
-  assert.deepEqual(linesOf(fromThere.stdout).map((line) => columns(line).id), [there]);
+  assert.deepEqual(linesOf(fromThere.stdout).map((line) => columns(line, [here, there]).id), [
+    there,
+  ]);
 });
 
 Deno.test("rienda sessions in a workspace without sessions prints nothing on stdout and exits 0", async () => {
@@ -148,7 +163,7 @@ Deno.test("rienda sessions rm deletes one session", async () => {
   assert.equal(files.length, 1);
   assert.ok(files[0]?.endsWith(`/${keep}.jsonl`));
   const listed = await env.run(["sessions"]);
-  assert.deepEqual(linesOf(listed.stdout).map((line) => columns(line).id), [keep]);
+  assert.deepEqual(linesOf(listed.stdout).map((line) => columns(line, [keep, drop]).id), [keep]);
 });
 
 for (

@@ -19,6 +19,8 @@ import { findSessionFile, latestSessionFile } from "../sessions/catalog.ts";
 import { type NewEntry, toMessageFields } from "../sessions/entries.ts";
 import { type BranchContext, branchContext } from "../sessions/history.ts";
 import { openSession, type SessionFileWriter } from "../sessions/writer.ts";
+import { projectDir } from "../sessions/project.ts";
+import { dirname } from "node:path";
 import { errorMessage } from "../unknown.ts";
 
 /** Which session to continue: an id (or unique prefix), or the most recent one. */
@@ -30,6 +32,11 @@ export type SessionTarget =
 export interface ContinuedSession {
   readonly id: string;
   readonly path: string;
+  /**
+   * The workspace the run works in: the one asked for, or the session's own
+   * (its header's) when a full id found it in another workspace.
+   */
+  readonly workdir: string;
   /** Holds the session's lock; close it when the run ends or fails. */
   readonly writer: SessionFileWriter;
   /** The branch's messages (after its last compaction), summary, agent, model and thinking. */
@@ -65,12 +72,28 @@ export async function openContinuedSession(
     );
   }
   const { data, writer } = await openSession(file.path);
+  const elsewhere = dirname(file.path) !== await projectDir(sessionsDir, workdir);
+  if (elsewhere) {
+    const info = await Deno.stat(data.header.workdir).catch(() => null);
+    if (info === null || !info.isDirectory) {
+      await writer.close();
+      throw new Error(
+        `session ${data.header.id} belongs to the workspace ${data.header.workdir}, which is no longer a directory`,
+      );
+    }
+  }
   return {
     id: data.header.id,
     path: file.path,
+    workdir: elsewhere ? data.header.workdir : workdir,
     writer,
     branch: branchContext(data),
-    warnings: data.warnings,
+    warnings: elsewhere
+      ? [
+        ...data.warnings,
+        `session ${data.header.id} belongs to the workspace ${data.header.workdir}: the run works there`,
+      ]
+      : data.warnings,
   };
 }
 

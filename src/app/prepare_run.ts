@@ -78,13 +78,15 @@ export async function prepareRun(request: RunRequest): Promise<RunPlan> {
     request.config === undefined ? {} : { config: request.config },
   );
   const config = await loadConfig(paths.configFile, { explicit: paths.configExplicit });
-  const workdir = await resolveWorkdir(request.cwd, request.workdir);
+  const requestedWorkdir = await resolveWorkdir(request.cwd, request.workdir);
   // Releases a continued session's lock when preparing fails.
   await using failure = new AsyncDisposableStack();
   const continued = request.continueSession === undefined
     ? null
-    : await openContinuedSession(paths.sessionsDir, workdir, request.continueSession);
+    : await openContinuedSession(paths.sessionsDir, requestedWorkdir, request.continueSession);
   if (continued !== null) failure.defer(() => continued.writer.close());
+  // A full id may name a session of another workspace: the run works in that one.
+  const workdir = continued?.workdir ?? requestedWorkdir;
   const agent = request.agent === undefined
     ? continued === null
       ? await loadAgent(paths.agentsDir, DEFAULT_AGENT_ID)

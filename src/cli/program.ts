@@ -128,7 +128,7 @@ function addRunCommand(program: Command, io: Io, signal: AbortSignal, choose: (a
     .option("-m, --model <provider/model>", "model reference, overriding the agent's model")
     .option(
       "-s, --session <id>",
-      "continue a stored session of this workspace (id or unique prefix)",
+      "continue a stored session (full id from any folder, unique prefix or short id)",
     )
     .addOption(
       new Option("-c, --continue", "continue the most recent session of this workspace")

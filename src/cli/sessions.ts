@@ -5,15 +5,17 @@
  * @module
  */
 
-import { resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { resolvePaths } from "../config/paths.ts";
 import {
+  countSessions,
   findSessionFile,
   listSessions,
   removeSession,
   type SessionSummary,
 } from "../sessions/catalog.ts";
 import { readSessionFile } from "../sessions/reader.ts";
+import { shortIds } from "../sessions/short_ids.ts";
 import { formatTranscript } from "../sessions/transcript.ts";
 import type { Io } from "../ui/io.ts";
 import { EXIT } from "./exit.ts";
@@ -30,10 +32,44 @@ export async function sessionsList(io: Io, flags: SessionsFlags): Promise<number
   const sessions = await listSessions(sessionsDir, workdir);
   if (sessions.length === 0) {
     io.stderr.write(`no sessions in ${workdir} (rienda run -a AGENT starts one)\n`);
+    for (const { dir, count } of await sessionsAbove(sessionsDir, workdir)) {
+      const noun = count === 1 ? "session" : "sessions";
+      io.stderr.write(`the project has ${count} ${noun} in ${dir}: rienda sessions -C ${dir}\n`);
+    }
     return EXIT.ok;
   }
   io.stdout.write(formatSessionList(sessions, Date.now()));
   return EXIT.ok;
+}
+
+/**
+ * The folders above `workdir` up to its project root (the nearest folder
+ * upward holding `.git`) that have sessions, nearest first; none when
+ * `workdir` is not inside a git project.
+ */
+async function sessionsAbove(
+  sessionsDir: string,
+  workdir: string,
+): Promise<{ dir: string; count: number }[]> {
+  const root = await projectRoot(workdir);
+  const found: { dir: string; count: number }[] = [];
+  for (let dir = workdir; dir !== root;) {
+    dir = dirname(dir);
+    const count = await countSessions(sessionsDir, dir);
+    if (count > 0) found.push({ dir, count });
+  }
+  return found;
+}
+
+/**
+ * The nearest folder upward from `workdir` holding `.git`, else `workdir`.
+ * (A small copy of the project-root rule of project agents and instructions.)
+ */
+async function projectRoot(workdir: string): Promise<string> {
+  for (let dir = workdir;; dir = dirname(dir)) {
+    if (await Deno.lstat(join(dir, ".git")).then(() => true, () => false)) return dir;
+    if (dirname(dir) === dir) return workdir;
+  }
 }
 
 /** `rienda sessions show ID`: the transcript of one session. */
@@ -56,7 +92,8 @@ export async function sessionsRemove(io: Io, id: string, flags: SessionsFlags): 
 }
 
 /**
- * The session list: id, agent, model, age and title in aligned columns.
+ * The session list: short id (`short_ids.ts`), agent, model, age and title in
+ * aligned columns.
  *
  * @example
  * ```ts
@@ -66,17 +103,18 @@ export async function sessionsRemove(io: Io, id: string, flags: SessionsFlags): 
  * ```
  */
 export function formatSessionList(sessions: readonly SessionSummary[], nowMs: number): string {
+  const shorts = shortIds(sessions.map((session) => session.id));
   const rows = sessions.map((session) =>
     session.problem === undefined
       ? [
-        session.id,
+        shorts.get(session.id) ?? session.id,
         session.agent,
         session.model,
         formatAge(Date.parse(session.updatedAt), nowMs),
         session.title,
       ]
       : [
-        session.id,
+        shorts.get(session.id) ?? session.id,
         "?",
         "?",
         formatAge(Date.parse(session.updatedAt), nowMs),

@@ -25,8 +25,8 @@ export function addSessionsCommand(
     .addHelpText(
       "after",
       `
-Sessions are grouped by workspace; -C picks another one. An ID may be any
-unique prefix of a session id.
+Sessions are grouped by workspace; -C picks another one. An ID may be the
+short id the listing shows, a unique prefix, or a full id (from any folder).
 
 Examples:
   rienda sessions

@@ -1,6 +1,6 @@
 /**
- * The sessions of one workspace: listing (newest first), lookup by id or
- * unique id prefix, and removal.
+ * The sessions of one workspace: listing (newest first), lookup by id, unique
+ * id prefix or short id (and a full id in any workspace), and removal.
  *
  * @module
  */
@@ -10,6 +10,7 @@ import type { HeaderEntry } from "./entries.ts";
 import { parseEntry, parseHeader } from "./parse_entry.ts";
 import { findLockHolder, lockPathOf, SessionLockedError } from "./lock.ts";
 import { projectDir } from "./project.ts";
+import { matchingIds } from "./short_ids.ts";
 import { errorMessage } from "../unknown.ts";
 
 /** One stored session, as listed. */
@@ -75,8 +76,10 @@ export async function latestSessionFile(
 }
 
 /**
- * The id and file of the session of `workdir` whose id is `id` or starts
- * with it, without reading it.
+ * The id and file of the session `id` names, without reading it: a session
+ * of `workdir` whose id is `id`, starts with it or ends with it (a short id,
+ * `short_ids.ts`); else, for a full id, the session of that id in any
+ * workspace (its `workdir` then differs: read it from the header).
  *
  * @throws {SessionNotFoundError} when no session or several match
  */
@@ -87,13 +90,38 @@ export async function findSessionFile(
 ): Promise<SessionFile> {
   const wanted = id.trim().toLowerCase();
   const files = wanted === "" ? [] : await sessionFiles(sessionsDir, workdir);
-  const exact = files.find((file) => file.id === wanted);
-  const matches = exact ? [exact] : files.filter((file) => file.id.startsWith(wanted));
+  const ids = matchingIds(wanted, files.map((file) => file.id));
+  const matches = files.filter((file) => ids.includes(file.id));
   const [only] = matches;
-  if (only === undefined || matches.length > 1) {
-    throw new SessionNotFoundError(id, matches.map((file) => file.id).sort());
+  if (only !== undefined && matches.length === 1) return only;
+  if (matches.length === 0 && FULL_ID_REGEXP.test(wanted)) {
+    const elsewhere = await findInAnyWorkspace(sessionsDir, wanted);
+    if (elsewhere !== null) return elsewhere;
   }
-  return only;
+  throw new SessionNotFoundError(id, matches.map((file) => file.id).sort());
+}
+
+/** A whole session id: 26 characters of lowercase Crockford base32. */
+const FULL_ID_REGEXP = /^[0-9a-hjkmnp-tv-z]{26}$/;
+
+/** The file of session `id` in whichever workspace folder holds it, or null. */
+async function findInAnyWorkspace(sessionsDir: string, id: string): Promise<SessionFile | null> {
+  try {
+    for await (const folder of Deno.readDir(sessionsDir)) {
+      if (!folder.isDirectory) continue;
+      const path = join(sessionsDir, folder.name, `${id}${SESSION_FILE_SUFFIX}`);
+      const info = await Deno.stat(path).catch(() => null);
+      if (info?.isFile) return { id, path, mtimeMs: info.mtime?.getTime() ?? 0 };
+    }
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  }
+  return null;
+}
+
+/** How many sessions the workspace `workdir` has. */
+export async function countSessions(sessionsDir: string, workdir: string): Promise<number> {
+  return (await sessionFiles(sessionsDir, workdir)).length;
 }
 
 /**
