@@ -3,6 +3,7 @@ import { linesOf } from "./harness/assertions.ts";
 import { createTestEnv } from "./harness/env.ts";
 import { startFakeProvider } from "./harness/fake_provider.ts";
 import { isRecord } from "./harness/json.ts";
+import { configWithMcp, readPid } from "./harness/mcp_servers.ts";
 
 function jsonLines(stdout: string): Record<string, unknown>[] {
   return linesOf(stdout).map((line) => {
@@ -181,4 +182,24 @@ Deno.test("run --output text prints nothing on stdout when the run fails before 
   const result = await env.run(["run", "-a", "missing", "go"]);
   assert.equal(result.code, 1);
   assert.equal(result.stdout, "");
+});
+
+Deno.test("run --output json prints an interrupted object when SIGINT comes before the run starts", async () => {
+  await using provider = await startFakeProvider([{ text: "never" }]);
+  await using env = await createTestEnv({ provider });
+  const pidFile = `${env.root}/slow.pid`;
+  // An MCP server that never answers holds the run before it starts.
+  await env.writeConfig(configWithMcp(provider.url, {
+    slow: { command: "sh", args: ["-c", `echo $$ > '${pidFile}'; exec sleep 600`] },
+  }));
+  await env.writeAgent("mcp", { description: "Uses MCP.", tools: ["mcp:slow"] });
+  await using process = await env.start(["run", "-a", "mcp", "--output", "json", "go"]);
+  await readPid(pidFile);
+  process.kill("SIGINT");
+  const result = await process.wait();
+  assert.equal(result.code, 130, result.stderr);
+  assert.deepEqual(jsonLines(result.stdout), [
+    { error: "the run was interrupted", reason: "interrupted" },
+  ]);
+  assert.equal(provider.requests.length, 0);
 });

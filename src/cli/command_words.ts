@@ -1,6 +1,6 @@
 /**
  * The command words of an invocation checked against the command tree before
- * commander parses it (docs/cli.md, Typos): an unknown command or subcommand
+ * commander parses it (docs/cli.md, Help, version and typos): an unknown command or subcommand
  * is one `rienda: …` line with the closest name, never the whole usage, and
  * `rienda help foo` never reaches commander's help of an unknown command.
  *
