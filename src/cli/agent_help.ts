@@ -8,7 +8,6 @@
 
 import type { Command } from "commander";
 import { resolve } from "node:path";
-import { loadAgentFile } from "../agents/agent_file.ts";
 import type { Io } from "../ui/io.ts";
 import { formatColumns } from "./columns.ts";
 import { EXIT } from "./exit.ts";
@@ -27,6 +26,8 @@ export function agentHelpPath(argv: readonly string[]): string | undefined {
 
 /** Prints the help of the agent file at `path`, with the flags of `run` (except `-a` and `-f`). */
 export async function printAgentHelp(io: Io, run: Command, path: string): Promise<number> {
+  // Loaded here: program.ts imports this module for every command.
+  const { loadAgentFile } = await import("../agents/agent_file.ts");
   const agent = await loadAgentFile(resolve(io.cwd, path));
   const help = run.createHelp();
   const options = help.visibleOptions(run)
