@@ -39,17 +39,27 @@ export interface Renderer {
   finish(): void;
 }
 
+/** How long a running tool's output stays silent before its spinner comes back. */
+const SILENCE_MS = 500;
+
 /** Creates the text renderer. */
 export function createTextRenderer(options: TextRendererOptions): Renderer {
   const { stdout, stderr, style } = options;
   const spinner = createSpinner(stderr, style, options.spinner);
   /** The progress label of the running tool call, while there is one. */
   let toolProgress: (() => string) | undefined;
+  /** Brings the tool's spinner back once its output has been silent for a while. */
+  let silence: ReturnType<typeof setTimeout> | undefined;
+  const cancelSilence = () => {
+    clearTimeout(silence);
+    silence = undefined;
+  };
   let stderrAtLineStart = true;
   const streamedCalls = new Set<string>();
   let streamedChars = 0;
 
   const endStderrLine = () => {
+    cancelSilence();
     spinner.stop();
     if (!stderrAtLineStart) stderr.write("\n");
     stderrAtLineStart = true;
@@ -92,16 +102,22 @@ export function createTextRenderer(options: TextRendererOptions): Renderer {
         break;
       }
       case "tool_output":
+        cancelSilence();
         spinner.stop();
         if (event.text === "") break;
         streamedCalls.add(event.id);
         stderr.write(style.dim(err(event.text)));
         stderrAtLineStart = event.text.endsWith("\n");
-        // Silent again at the start of a line: the spinner comes back below the output.
-        if (stderrAtLineStart && toolProgress !== undefined) spinner.start(toolProgress);
+        // Silent for a while at the start of a line: the spinner comes back below the output.
+        if (stderrAtLineStart && toolProgress !== undefined && options.spinner) {
+          const progress = toolProgress;
+          silence = setTimeout(() => spinner.start(progress), SILENCE_MS);
+          Deno.unrefTimer(silence);
+        }
         break;
       case "tool_result":
         toolProgress = undefined;
+        cancelSilence();
         if (event.isError) {
           line(
             style.red(`tool failed: ${err(failureText(event.text, streamedCalls.has(event.id)))}`),
@@ -122,6 +138,7 @@ export function createTextRenderer(options: TextRendererOptions): Renderer {
         line(style.dim("compaction: the conversation was compacted"));
         break;
       case "run_end":
+        cancelSilence();
         spinner.stop();
         break;
       default: {
