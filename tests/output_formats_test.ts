@@ -203,3 +203,17 @@ Deno.test("run --output json prints an interrupted object when SIGINT comes befo
   ]);
   assert.equal(provider.requests.length, 0);
 });
+
+Deno.test("run --output stream-json prints one run_end line when the run fails before it starts", async () => {
+  await using env = await createTestEnv();
+  const result = await env.run(["run", "--output", "stream-json", "-a", "missing", "go"]);
+  assert.equal(result.code, 1, result.stderr);
+  const lines = jsonLines(result.stdout);
+  assert.equal(lines.length, 1);
+  assert.equal(lines[0]?.type, "run_end");
+  assert.equal(lines[0]?.reason, "error");
+  assert.match(String(lines[0]?.error), /missing/);
+  assert.equal(lines[0]?.text, "");
+  assert.equal(lines[0]?.turns, 0);
+  assert.ok(isRecord(lines[0]?.usage), "usage is an object as in every run_end");
+});

@@ -22,7 +22,7 @@ import { commanderMessage, CONFIG_FLAG_HELP, stringFlag } from "./flags.ts";
 import { unknownCommandError } from "./command_words.ts";
 import { agentHelpPath } from "./agent_help.ts";
 import { interactiveCommand, isInteractiveInvocation } from "./interactive.ts";
-import { printJsonFailure, wantsJsonRun, watchStdout } from "./json_failure.ts";
+import { jsonOutputOf, printJsonFailure, watchStdout } from "./json_failure.ts";
 
 /** What a parsed invocation does once commander is done with argv. */
 type Action = () => Promise<number>;
@@ -36,12 +36,13 @@ export async function runCli(
   if (isInteractiveInvocation(argv)) {
     return await interactiveCommand(argv, io, signal);
   }
-  if (!wantsJsonRun(argv)) return await runParsed(argv, io, signal);
+  const output = jsonOutputOf(argv);
+  if (output === undefined) return await runParsed(argv, io, signal);
   const watched = watchStdout(io);
   try {
     return await runParsed(argv, watched, signal);
   } catch (error) {
-    printJsonFailure(watched, error, signal.aborted);
+    printJsonFailure(watched, output, error, signal.aborted);
     throw error;
   }
 }
