@@ -10,6 +10,8 @@
  *   (a description built from the date) keeps what was first read until it
  *   is edited; every invocation still evaluates it afresh.
  * - Only a successful reading is kept (a broken module is read every time).
+ * - Files are named `<kind>-<name>-<key>.json`; remembering a reading
+ *   removes the extension's earlier ones, so editing a tool leaves one file.
  * - Best effort: a cache that cannot be read or written is no cache.
  * - Files are 0600 in a 0700 folder, written to a temporary file and
  *   renamed, like the entries of `ctx.cache`.
@@ -27,23 +29,47 @@ async function keyOf(source: string): Promise<string> {
   return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, "0")).join("");
 }
 
+/** Which extension a reading belongs to: `tool` / `hook` and its name. */
+export interface ExportsOwner {
+  readonly kind: string;
+  readonly name: string;
+}
+
 /** The exports report remembered for `source`, or undefined. */
-export async function cachedExports(dir: string, source: string): Promise<unknown> {
+export async function cachedExports(
+  dir: string,
+  owner: ExportsOwner,
+  source: string,
+): Promise<unknown> {
   try {
-    return JSON.parse(await Deno.readTextFile(join(dir, `${await keyOf(source)}.json`)));
+    const file = `${owner.kind}-${owner.name}-${await keyOf(source)}.json`;
+    return JSON.parse(await Deno.readTextFile(join(dir, file)));
   } catch {
     return undefined;
   }
 }
 
-/** Remembers the exports report of `source`; failures are ignored. */
-export async function rememberExports(dir: string, source: string, report: unknown): Promise<void> {
-  const path = join(dir, `${await keyOf(source)}.json`);
+/** Remembers the exports report of `source` in place of the owner's earlier ones; failures are ignored. */
+export async function rememberExports(
+  dir: string,
+  owner: ExportsOwner,
+  source: string,
+  report: unknown,
+): Promise<void> {
+  const prefix = `${owner.kind}-${owner.name}-`;
+  const file = `${prefix}${await keyOf(source)}.json`;
+  const path = join(dir, file);
   const temporary = `${path}.${crypto.randomUUID()}.tmp`;
   try {
     await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
     await Deno.writeTextFile(temporary, JSON.stringify(report), { mode: 0o600 });
     await Deno.rename(temporary, path);
+    for await (const entry of Deno.readDir(dir)) {
+      // The key is 64 hex digits: another owner's name cannot end in a match of this prefix.
+      const earlier = entry.name.startsWith(prefix) && entry.name !== file &&
+        /^[0-9a-f]{64}\.json$/.test(entry.name.slice(prefix.length));
+      if (earlier) await Deno.remove(join(dir, entry.name)).catch(() => {});
+    }
   } catch {
     await Deno.remove(temporary).catch(() => {});
   }

@@ -210,15 +210,18 @@ function checkCapabilities(report: ExportReport): CapabilitySet | null | string[
 /** What the module's top-level code exports: remembered in `cacheDir`, else read by the engine. */
 async function inspect(
   host: ExtensionHost,
-  source: string,
+  extension: ExtensionSource,
   signal: AbortSignal,
   cacheDir: string | undefined,
 ): Promise<GuestResult> {
-  const cached = cacheDir === undefined ? undefined : await cachedExports(cacheDir, source);
+  const { source } = extension;
+  const cached = cacheDir === undefined
+    ? undefined
+    : await cachedExports(cacheDir, extension, source);
   if (cached !== undefined) return { kind: "value", value: { kind: "json", value: cached } };
   const result = await host.inspect(source, signal);
   if (cacheDir !== undefined && result.kind === "value" && result.value.kind === "json") {
-    await rememberExports(cacheDir, source, result.value.value);
+    await rememberExports(cacheDir, extension, source, result.value.value);
   }
   return result;
 }
@@ -235,7 +238,7 @@ export async function loadExtensionModule(
   cacheDir?: string,
 ): Promise<ModuleLoad> {
   const prefix = `${extension.kind} "${extension.name}": `;
-  const report = reportOf(await inspect(host, extension.source, signal, cacheDir));
+  const report = reportOf(await inspect(host, extension, signal, cacheDir));
   if (typeof report === "string") return { ok: false, problem: prefix + report };
   const declared = checkCapabilities(report);
   const capabilityProblems = Array.isArray(declared) ? declared : [];
