@@ -50,7 +50,7 @@ Deno.test("the default agent takes the first built-in provider with a key: anthr
   const agents = await env.run(["agents"], { env: { OPENAI_API_KEY: "sk-o" } });
   assert.match(
     agents.stdout,
-    /^default +openai\/gpt-5 \(key found\) +A concise coding assistant.*\(built-in\)$/m,
+    /^default +openai\/gpt-5 \(key found\) +A concise coding assistant.* +built-in$/m,
   );
   assert.ok(!agents.stdout.includes("sk-o"), "a key was printed");
 });
@@ -82,8 +82,8 @@ Deno.test("agents/default.md replaces the built-in default agent", async () => {
   assert.deepEqual(toolNamesOf(provider.requests[0]), ["read"]);
   const agents = await env.run(["agents"]);
   assert.deepEqual(linesOf(agents.stdout), [
-    "coder    fake/m (default)  Answers briefly.",
-    "default  fake/m (default)  My default.",
+    "coder    fake/m (default)  Answers briefly.  home",
+    "default  fake/m (default)  My default.       home",
   ]);
 });
 
@@ -97,7 +97,7 @@ Deno.test("rienda init writes the default agent as agents/default.md, which runs
   const agents = await env.run(["agents"]);
   assert.match(
     agents.stdout,
-    /^default +\(no model\) +A concise coding assistant for the current workspace\.$/m,
+    /^default +\(no model\) +A concise coding assistant for the current workspace\. +home$/m,
   );
   await Deno.writeTextFile(env.configPath, defaultConfig(provider.url));
   const run = await env.run(["run", "hi"]);

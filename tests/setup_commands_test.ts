@@ -9,9 +9,9 @@ Deno.test("rienda agents lists each agent with its model and description", async
   const result = await env.run(["agents"]);
   assert.equal(result.code, 0, result.stderr);
   assert.deepEqual(linesOf(result.stdout), [
-    "coder     fake/m (default)  Answers briefly.",
-    "default   fake/m (default)  A concise coding assistant for the current workspace. (built-in)",
-    "reviewer  fake/big          Reviews a diff.",
+    "coder     fake/m (default)  Answers briefly.                                       home",
+    "default   fake/m (default)  A concise coding assistant for the current workspace.  built-in",
+    "reviewer  fake/big          Reviews a diff. (no tools)                             home",
   ]);
   assert.equal(result.stderr, "");
 });

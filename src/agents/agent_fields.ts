@@ -1,6 +1,8 @@
 /**
  * Checks of the frontmatter fields of an agent file, each adding worded
- * problems to a shared list so one error can report them all.
+ * problems to a shared list so one error can report them all, and what the
+ * file sets that rienda ignores to a shared list so one warning can name it
+ * all (docs/formats.md, "Agent files of other tools").
  *
  * @module
  */
@@ -10,34 +12,69 @@ import { type FieldPath, formatFieldPath } from "../field_path.ts";
 import { isRecord } from "../unknown.ts";
 import { modelRefProblem } from "../config/model_ref.ts";
 import type { AgentProblem } from "./agent_file_error.ts";
-import { isValidName, NAME_RULE } from "../names.ts";
-import { normalizeToolEntry, parseToolReference } from "./tool_reference.ts";
-import { type HookPolicy, readEntryObject } from "./entry_options.ts";
+import { closeKey, FOREIGN_KEYS } from "./peer_dialect.ts";
 
 /** The frontmatter keys an agent file may use. */
-export const AGENT_FIELDS = ["description", "model", "tools", "hooks", "config"] as const;
+export const AGENT_FIELDS = [
+  "description",
+  "name",
+  "model",
+  "tools",
+  "hooks",
+  "config",
+  "temperature",
+  "max_turns",
+  "thinking",
+] as const;
 
-// formats.md: welcome once the project adds the feature, rejected until then.
-const FUTURE_FIELDS: ReadonlySet<string> = new Set(["max_turns", "temperature", "thinking"]);
-const KNOWN_FIELDS: ReadonlySet<string> = new Set(AGENT_FIELDS);
+/** Claude Code's spelling of `max_turns`, read as it. */
+export const MAX_TURNS_SYNONYM = "maxTurns";
 
-/** Where field checks report: the problem list and the file line of a path. */
+const KNOWN_FIELDS: ReadonlySet<string> = new Set([...AGENT_FIELDS, MAX_TURNS_SYNONYM]);
+
+/** What a file sets that rienda ignores, named in one warning. */
+export interface Ignored {
+  /** Keys of other tools (`color`, `permissionMode`, a Claude Code `hooks` map). */
+  readonly keys: string[];
+  /** Keys nobody knows that are not close to a rienda key. */
+  readonly unknown: string[];
+  /** Peer tools without a rienda counterpart (`TodoWrite`, `Bash(git:*)`). */
+  readonly tools: string[];
+}
+
+/** Where field checks report: the problem list, the ignored settings and the file line of a path. */
 export interface FieldContext {
   readonly problems: AgentProblem[];
+  readonly ignored: Ignored;
   /** The file line of the value at `path` (or of its key with `key: true`). */
   lineOf(path: FieldPath, key: boolean): number | undefined;
 }
 
-/** Reports keys other than {@link AGENT_FIELDS}. */
+/**
+ * Sorts the keys other than {@link AGENT_FIELDS}: other tools' keys and
+ * unknown keys are ignored, a key close to a rienda key is a problem.
+ */
 export function checkKeys(fields: Record<string, unknown>, context: FieldContext): void {
-  const known = AGENT_FIELDS.join(", ");
   for (const key of Object.keys(fields)) {
     if (KNOWN_FIELDS.has(key)) continue;
-    const message = FUTURE_FIELDS.has(key)
-      ? `not supported yet (remove it; the supported keys are ${known})`
-      : `unknown key (expected one of: ${known})`;
-    report(context, [key], message, true);
+    if (FOREIGN_KEYS.has(key)) {
+      context.ignored.keys.push(key);
+      continue;
+    }
+    const close = closeKey(key, AGENT_FIELDS);
+    if (close === undefined) context.ignored.unknown.push(key);
+    else report(context, [key], `unknown key (did you mean \`${close}\`?)`, true);
   }
+}
+
+/** The one warning line naming what the file sets that rienda ignores, or undefined. */
+export function ignoredWarning(path: string, ignored: Ignored): string | undefined {
+  const parts = [
+    ignored.keys.length === 0 ? "" : `keys of other tools: ${ignored.keys.join(", ")}`,
+    ignored.unknown.length === 0 ? "" : `unknown keys: ${ignored.unknown.join(", ")}`,
+    ignored.tools.length === 0 ? "" : `tools rienda lacks: ${ignored.tools.join(", ")}`,
+  ].filter((part) => part !== "");
+  return parts.length === 0 ? undefined : `${path}: ignored ${parts.join("; ")}`;
 }
 
 /** The trimmed description; reports a missing, non-text or blank one. */
@@ -57,81 +94,67 @@ export function readDescription(value: unknown, context: FieldContext): string {
   return description;
 }
 
-/** The model reference, or undefined when absent; reports a malformed one. */
-export function readModel(value: unknown, context: FieldContext): string | undefined {
+/** The `name` (another name `-a` accepts), or undefined when absent; reports a non-text one. */
+export function readName(value: unknown, context: FieldContext): string | undefined {
   if (value === undefined || value === null) return undefined;
+  if (typeof value === "string" && value.trim() !== "") return value.trim();
+  report(context, ["name"], `must be text such as code-reviewer (found ${describeValue(value)})`);
+  return undefined;
+}
+
+/** The model used when the agent names none itself (`inherit` in Claude Code's files). */
+const INHERIT = "inherit";
+const BARE_MODEL = /^[^\s/\p{Cc}]+$/u;
+
+/**
+ * The model reference (`provider/model` or a bare name resolved at run
+ * time), or undefined when absent or `inherit`; reports a malformed one.
+ */
+export function readModel(value: unknown, context: FieldContext): string | undefined {
+  if (value === undefined || value === null || value === INHERIT) return undefined;
   if (typeof value !== "string") {
     report(
       context,
       ["model"],
-      `must be a model reference such as openai/gpt-4o (found ${describeValue(value)})`,
+      `must be a model reference such as openai/gpt-4o or sonnet (found ${describeValue(value)})`,
     );
     return undefined;
   }
+  if (BARE_MODEL.test(value)) return value;
   const problem = modelRefProblem(value);
   if (problem !== undefined) report(context, ["model"], problem);
   return value;
 }
 
-/**
- * The tool or hook names of `field`, first occurrence kept; reports anything
- * but a list of names. `tools:` entries may be MCP references, kept in their
- * canonical `mcp:server[/tool]` form (`tool_reference.ts`). An entry may be
- * an object `{ name, timeout_ms, fail_closed }` (`entry_options.ts`), whose
- * settings go to `policies` by name.
- */
-export function readNames(
-  field: "tools" | "hooks",
-  value: unknown,
-  context: FieldContext,
-  policies?: Map<string, HookPolicy>,
-): string[] {
-  const kind = field === "tools" ? "tool" : "hook";
-  if (value === undefined || value === null) return [];
-  if (!Array.isArray(value)) {
-    const example = field === "tools" ? "[shell, word-count]" : "[guard, audit]";
-    report(
-      context,
-      [field],
-      `must be a list of ${kind} names such as ${example} (found ${describeValue(value)})`,
-    );
-    return [];
-  }
-  const names: string[] = [];
-  value.forEach((listed: unknown, index) => {
-    let item = listed;
-    let policy: HookPolicy = {};
-    if (isRecord(listed)) {
-      const entry = readEntryObject(field, listed);
-      for (const [key, message] of entry.problems) {
-        report(context, key === null ? [field, index] : [field, index, key], message, key !== null);
-      }
-      if (entry.problems.length > 0) return;
-      ({ name: item, policy } = entry);
-    }
-    if (typeof item !== "string") {
-      report(context, [field, index], `must be a ${kind} name (found ${describeValue(item)})`);
-      return;
-    }
-    // tools: also takes MCP references (mcp:github, mcp:github/create_issue, mcp__github__x).
-    const entry = field === "tools" ? normalizeToolEntry(item) : item;
-    const parsed = field === "tools" ? parseToolReference(entry) : undefined;
-    if (parsed !== undefined && "problem" in parsed) {
-      report(context, [field, index], parsed.problem);
-    } else if (parsed === undefined && !isValidName(entry)) {
-      report(
-        context,
-        [field, index],
-        `invalid ${kind} name ${JSON.stringify(entry)} (expected ${NAME_RULE})`,
-      );
-    } else if (parsed !== undefined && parsed.kind === "mcp" && Object.keys(policy).length > 0) {
-      report(context, [field, index], "timeout_ms applies to tool names, not to MCP servers");
-    } else if (!names.includes(entry)) {
-      names.push(entry);
-      if (Object.keys(policy).length > 0) policies?.set(entry, policy);
-    }
-  });
-  return names;
+/** `temperature`: a number from 0 to 2, or undefined when absent. */
+export function readTemperature(value: unknown, context: FieldContext): number | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === "number" && value >= 0 && value <= 2) return value;
+  report(context, ["temperature"], `must be a number from 0 to 2 (found ${describeValue(value)})`);
+  return undefined;
+}
+
+/** `max_turns` (or Claude Code's `maxTurns`): a whole number of at least 1, or undefined. */
+export function readMaxTurns(fields: Record<string, unknown>, context: FieldContext) {
+  const key = fields["max_turns"] === undefined ? MAX_TURNS_SYNONYM : "max_turns";
+  const value = fields[key];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === "number" && Number.isInteger(value) && value >= 1) return value;
+  report(context, [key], `must be a whole number of at least 1 (found ${describeValue(value)})`);
+  return undefined;
+}
+
+/** `thinking`: a reasoning level (checked against the model at run time), or undefined. */
+export function readThinking(value: unknown, context: FieldContext): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === "string" && value.trim() !== "") return value.trim();
+  if (typeof value === "number" && Number.isInteger(value) && value > 0) return String(value);
+  report(
+    context,
+    ["thinking"],
+    `must be a reasoning level such as low, medium or high (found ${describeValue(value)})`,
+  );
+  return undefined;
 }
 
 /** The per-agent extension settings; reports anything but a mapping. */
@@ -146,6 +169,7 @@ export function readConfig(value: unknown, context: FieldContext): Record<string
   return {};
 }
 
-function report(context: FieldContext, path: FieldPath, message: string, key = false): void {
+/** Adds the problem `message` about the value (or key) at `path`. */
+export function report(context: FieldContext, path: FieldPath, message: string, key = false): void {
   context.problems.push({ line: context.lineOf(path, key), field: formatFieldPath(path), message });
 }

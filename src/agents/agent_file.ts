@@ -4,8 +4,11 @@
  *
  * - Every problem names the file, the line where known, the field and the
  *   fix: `/h/.rienda/agents/review.md:4: tools[1]: invalid tool name "a b" (…)`.
- * - Unknown keys are errors; `max_turns`, `temperature` and `thinking` are
- *   reserved for features not built yet.
+ * - Files written for Claude Code or opencode load (`peer_dialect.ts`): what
+ *   rienda ignores is one warning; a key close to a rienda key is an error
+ *   (`did you mean \`tools\`?`).
+ * - YAML broken only by a plain value holding `: ` is read with that value
+ *   quoted, and a warning naming the line (`yaml_recovery.ts`).
  * - Duplicate tool and hook names collapse to the first.
  *
  * @module
@@ -20,13 +23,19 @@ import { AgentFileError, agentFileError } from "./agent_file_error.ts";
 import {
   checkKeys,
   type FieldContext,
+  ignoredWarning,
   readConfig,
   readDescription,
+  readMaxTurns,
   readModel,
-  readNames,
+  readName,
+  readTemperature,
+  readThinking,
 } from "./agent_fields.ts";
-import { splitFrontmatter } from "./frontmatter.ts";
+import { readHooks, readTools } from "./agent_tools.ts";
 import type { HookPolicy } from "./entry_options.ts";
+import { splitFrontmatter } from "./frontmatter.ts";
+import { quoteColonValues } from "./yaml_recovery.ts";
 import { errorMessage } from "../unknown.ts";
 import { readTextFileAtMost } from "../read_at_most.ts";
 
@@ -42,7 +51,9 @@ export interface AgentDefinition {
   /** The file it was read from. */
   readonly path: string;
   readonly description: string;
-  /** A `provider/model` reference; absent when `default_model` or `-m` must give one. */
+  /** `name:` of the file, when it differs from the id: another name `-a` accepts. */
+  readonly name?: string;
+  /** `provider/model` or a bare model name (resolved at run time); absent when `default_model` or `-m` must give one. */
   readonly model?: string;
   /** Tools the model may call, in order, without duplicates. */
   readonly tools: readonly string[];
@@ -52,6 +63,18 @@ export interface AgentDefinition {
   readonly hookPolicies?: ReadonlyMap<string, HookPolicy>;
   /** `timeout_ms` of the object entries of `tools:`, by tool name. */
   readonly toolTimeouts?: ReadonlyMap<string, number>;
+  /** The file line of each tool and hook name, keyed `tools:NAME` and `hooks:NAME`. */
+  readonly lines: ReadonlyMap<string, number>;
+  /** Tools written as Claude Code's `mcp__server__tool`: a warning, not an error, when no server matches. */
+  readonly peerMcpTools: ReadonlySet<string>;
+  /** Sent to the provider (dropped with thinking on Anthropic). */
+  readonly temperature?: number;
+  /** The default of `--max-turns`. */
+  readonly maxTurns?: number;
+  /** The default of `--thinking`. */
+  readonly thinking?: string;
+  /** What the file sets that rienda ignores, and recovered YAML lines: one line each, naming the file. */
+  readonly warnings: readonly string[];
   /** Per-agent settings for extensions (`ctx.agent.config`). */
   readonly config: Readonly<Record<string, unknown>>;
   /** The body, without leading blank lines and trailing whitespace. */
@@ -67,7 +90,10 @@ export { AGENT_FIELDS } from "./agent_fields.ts";
  *
  * @throws {AgentFileError} when the file is missing (with a `Deno.errors.NotFound` cause), unreadable or invalid
  */
-export async function loadAgentFile(path: string): Promise<AgentDefinition> {
+export async function loadAgentFile(
+  path: string,
+  options: AgentFileOptions = {},
+): Promise<AgentDefinition> {
   let read;
   try {
     read = await readTextFileAtMost(path, MAX_AGENT_FILE_BYTES);
@@ -83,7 +109,13 @@ export async function loadAgentFile(path: string): Promise<AgentDefinition> {
       { path },
     );
   }
-  return parseAgentFile(read.text, path, basename(path).replace(/\.md$/, ""));
+  return parseAgentFile(read.text, path, basename(path).replace(/\.md$/, ""), options);
+}
+
+/** How to read an agent file. */
+export interface AgentFileOptions {
+  /** A file of a Claude Code or opencode folder: no `tools:` means the default agent's tools. */
+  readonly peer?: boolean;
 }
 
 /**
@@ -91,10 +123,27 @@ export async function loadAgentFile(path: string): Promise<AgentDefinition> {
  *
  * @throws {AgentFileError} listing every problem of the file, one per line
  */
-export function parseAgentFile(text: string, path: string, id: string): AgentDefinition {
+export function parseAgentFile(
+  text: string,
+  path: string,
+  id: string,
+  options: AgentFileOptions = {},
+): AgentDefinition {
   const parts = splitFrontmatter(text, path);
   const offset = parts.yamlStartLine - 1;
-  const parsed = parseYaml(parts.yaml);
+  const warnings: string[] = [];
+  let parsed = parseYaml(parts.yaml);
+  const recovered = parsed.ok ? undefined : quoteColonValues(parts.yaml);
+  const retried = recovered === undefined ? undefined : parseYaml(recovered.yaml);
+  if (recovered !== undefined && retried?.ok === true) {
+    parsed = retried;
+    for (const index of recovered.lines) {
+      warnings.push(
+        `${path}:${index + 1 + offset}: put this value in quotes: it contains ": ", ` +
+          `which is not YAML unquoted (read as text)`,
+      );
+    }
+  }
   if (!parsed.ok) {
     const line = parsed.position.line + offset;
     throw new AgentFileError(
@@ -110,34 +159,49 @@ export function parseAgentFile(text: string, path: string, id: string): AgentDef
       { path, line: parts.yamlStartLine },
     );
   }
+  const source = parsed.source;
   const context: FieldContext = {
     problems: [],
-    lineOf: (fieldPath, key) => lineIn(parsed.source, offset, fieldPath, key),
+    ignored: { keys: [], unknown: [], tools: [] },
+    lineOf: (fieldPath, key) => lineIn(source, offset, fieldPath, key),
   };
   checkKeys(fields, context);
   const description = readDescription(fields["description"], context);
+  const name = readName(fields["name"], context);
   const model = readModel(fields["model"], context);
-  const toolPolicies = new Map<string, HookPolicy>();
-  const hookPolicies = new Map<string, HookPolicy>();
-  const tools = readNames("tools", fields["tools"], context, toolPolicies);
-  const hooks = readNames("hooks", fields["hooks"], context, hookPolicies);
+  const tools = readTools(fields["tools"], context, options.peer === true);
+  const hooks = readHooks(fields["hooks"], context);
   const toolTimeouts = new Map(
-    [...toolPolicies].flatMap(([name, { timeoutMs }]) =>
+    [...tools.policies].flatMap(([name, { timeoutMs }]) =>
       timeoutMs === undefined ? [] : [[name, timeoutMs] as const]
     ),
   );
   const config = readConfig(fields["config"], context);
+  const temperature = readTemperature(fields["temperature"], context);
+  const maxTurns = readMaxTurns(fields, context);
+  const thinking = readThinking(fields["thinking"], context);
   if (context.problems.length > 0) throw agentFileError(path, context.problems);
+  const ignored = ignoredWarning(path, context.ignored);
+  const lines = new Map<string, number>();
+  for (const [tool, line] of tools.lines) lines.set(`tools:${tool}`, line);
+  for (const [hook, line] of hooks.lines) lines.set(`hooks:${hook}`, line);
   return {
     id,
     path,
     description,
+    ...(name === undefined || name === id ? {} : { name }),
     ...(model === undefined ? {} : { model }),
-    tools,
-    hooks,
-    ...(hookPolicies.size === 0 ? {} : { hookPolicies }),
+    tools: tools.names,
+    hooks: hooks.names,
+    ...(hooks.policies.size === 0 ? {} : { hookPolicies: hooks.policies }),
     ...(toolTimeouts.size === 0 ? {} : { toolTimeouts }),
+    lines,
+    peerMcpTools: tools.peerMcp,
     config,
+    ...(temperature === undefined ? {} : { temperature }),
+    ...(maxTurns === undefined ? {} : { maxTurns }),
+    ...(thinking === undefined ? {} : { thinking }),
+    warnings: ignored === undefined ? warnings : [...warnings, ignored],
     systemPrompt: parts.body.replace(/^(?:[ \t]*\n)+/, "").trimEnd(),
     frontmatter: fields,
   };

@@ -39,7 +39,15 @@ Deno.test("parseAgentFile() reads every field of the spec's example", () => {
     model: "anthropic/claude-sonnet-4-5",
     tools: ["shell", "word-count"],
     hooks: ["guard", "audit"],
+    lines: new Map([
+      ["tools:shell", 5],
+      ["tools:word-count", 5],
+      ["hooks:guard", 6],
+      ["hooks:audit", 6],
+    ]),
+    peerMcpTools: new Set(),
     config: { guard: { deny: ["rm -rf"] } },
+    warnings: [],
     systemPrompt: "You are a careful reviewer.",
     frontmatter: {
       description: "Reviews a diff.",
@@ -141,23 +149,23 @@ Deno.test("parseAgentFile() rejects a missing, non-text or blank description", (
 
 Deno.test("parseAgentFile() rejects a malformed model reference", () => {
   strictEqual(
-    errorOf(agent("description: x\nmodel: gpt-4o")).message,
-    `${PATH}:3: model: malformed model reference "gpt-4o" (expected provider/model, e.g. openai/gpt-4o)`,
+    errorOf(agent("description: x\nmodel: gpt 4o")).message,
+    `${PATH}:3: model: malformed model reference "gpt 4o" (expected provider/model, e.g. openai/gpt-4o)`,
   );
   strictEqual(
     errorOf(agent("description: x\nmodel: [a/b]")).message,
-    `${PATH}:3: model: must be a model reference such as openai/gpt-4o (found a list)`,
+    `${PATH}:3: model: must be a model reference such as openai/gpt-4o or sonnet (found a list)`,
   );
 });
 
 Deno.test("parseAgentFile() rejects tools and hooks that are not lists of names", () => {
   const error = errorOf(
     agent(
-      "description: x\ntools: shell\nhooks:\n  - guard\n  - 'a b'\n  - 7\n  - " + "x".repeat(65),
+      "description: x\ntools: 3\nhooks:\n  - guard\n  - 'a b'\n  - 7\n  - " + "x".repeat(65),
     ),
   );
   deepStrictEqual(error.message.split("\n"), [
-    `${PATH}:3: tools: must be a list of tool names such as [shell, word-count] (found "shell")`,
+    `${PATH}:3: tools: must be a list of tool names such as [shell, word-count] (found 3)`,
     `${PATH}:6: hooks[1]: invalid hook name "a b" (expected 1 to 64 letters, digits, "_" or "-")`,
     `${PATH}:7: hooks[2]: must be a hook name (found 7)`,
     `${PATH}:8: hooks[3]: invalid hook name "${
@@ -166,8 +174,8 @@ Deno.test("parseAgentFile() rejects tools and hooks that are not lists of names"
   ]);
   deepStrictEqual([error.field, error.line], ["tools", 3]);
   strictEqual(
-    errorOf(agent("description: x\nhooks: {guard: true}")).message,
-    `${PATH}:3: hooks: must be a list of hook names such as [guard, audit] (found a mapping)`,
+    errorOf(agent("description: x\nhooks: guard")).message,
+    `${PATH}:3: hooks: must be a list of hook names such as [guard, audit] (found "guard")`,
   );
   strictEqual(
     errorOf(agent("description: x\ntools: [shell, [a]]")).message,
@@ -212,25 +220,115 @@ Deno.test("parseAgentFile() rejects a config that is not a mapping", () => {
   );
 });
 
-Deno.test("parseAgentFile() rejects unknown keys and names the not-yet-supported ones", () => {
-  const error = errorOf(
-    agent("description: x\nmax_turns: 5\ntemperature: 0.2\nthinking: high\ntool: [shell]"),
-  );
+Deno.test("parseAgentFile() rejects keys close to a rienda key with a suggestion", () => {
+  const error = errorOf(agent("description: x\ntols: [shell]\nmodle: a/b\nDescripton: y"));
   deepStrictEqual(error.message.split("\n"), [
-    `${PATH}:3: max_turns: not supported yet (remove it; the supported keys are description, model, tools, hooks, config)`,
-    `${PATH}:4: temperature: not supported yet (remove it; the supported keys are description, model, tools, hooks, config)`,
-    `${PATH}:5: thinking: not supported yet (remove it; the supported keys are description, model, tools, hooks, config)`,
-    `${PATH}:6: tool: unknown key (expected one of: description, model, tools, hooks, config)`,
+    `${PATH}:3: tols: unknown key (did you mean \`tools\`?)`,
+    `${PATH}:4: modle: unknown key (did you mean \`model\`?)`,
+    `${PATH}:5: Descripton: unknown key (did you mean \`description\`?)`,
   ]);
-  deepStrictEqual([error.field, error.line], ["max_turns", 3]);
+  deepStrictEqual([error.field, error.line], ["tols", 3]);
+});
+
+Deno.test("parseAgentFile() ignores other tools' keys and unknown keys with one warning", () => {
+  const definition = parseAgentFile(
+    agent("description: x\ncolor: red\nflavour: 1\npermissionMode: plan\nhooks: {Stop: []}"),
+    PATH,
+    "review",
+  );
+  deepStrictEqual(definition.warnings, [
+    `${PATH}: ignored keys of other tools: color, permissionMode, hooks (a Claude Code event map); ` +
+    `unknown keys: flavour`,
+  ]);
+  deepStrictEqual(definition.hooks, []);
+});
+
+Deno.test("parseAgentFile() reads name, temperature, max_turns and thinking", () => {
+  const definition = parseAgentFile(
+    agent("name: reviewer\ndescription: x\ntemperature: 0.2\nmax_turns: 5\nthinking: high"),
+    PATH,
+    "review",
+  );
+  deepStrictEqual(
+    [definition.name, definition.temperature, definition.maxTurns, definition.thinking],
+    ["reviewer", 0.2, 5, "high"],
+  );
+  strictEqual(
+    parseAgentFile(agent("name: review\ndescription: x"), PATH, "review").name,
+    undefined,
+  );
+  strictEqual(parseAgentFile(agent("description: x\nmaxTurns: 3"), PATH, "review").maxTurns, 3);
+  deepStrictEqual(
+    errorOf(agent("description: x\ntemperature: hot\nmax_turns: 0\nthinking: [a]")).message
+      .split("\n"),
+    [
+      `${PATH}:3: temperature: must be a number from 0 to 2 (found "hot")`,
+      `${PATH}:4: max_turns: must be a whole number of at least 1 (found 0)`,
+      `${PATH}:5: thinking: must be a reasoning level such as low, medium or high (found a list)`,
+    ],
+  );
+});
+
+Deno.test("parseAgentFile() reads model: inherit as no model and keeps bare model names", () => {
+  strictEqual("model" in parseAgentFile(agent("description: x\nmodel: inherit"), PATH, "a"), false);
+  strictEqual(parseAgentFile(agent("description: x\nmodel: sonnet"), PATH, "a").model, "sonnet");
+});
+
+Deno.test("parseAgentFile() maps peer tool names and warns about those rienda lacks", () => {
+  const listed = parseAgentFile(
+    agent("description: x\ntools: Read, Grep, Glob, Bash, TodoWrite, Bash(git diff:*), WebFetch"),
+    PATH,
+    "a",
+  );
+  deepStrictEqual(listed.tools, ["read", "grep", "find", "shell", "http"]);
+  deepStrictEqual(listed.warnings, [
+    `${PATH}: ignored tools rienda lacks: TodoWrite, Bash(git diff:*)`,
+  ]);
+  const mapped = parseAgentFile(
+    agent(
+      "description: x\ntools:\n  write: false\n  bash: false\n  webfetch: true\n  todowrite: false",
+    ),
+    PATH,
+    "a",
+  );
+  deepStrictEqual(mapped.tools, ["read", "edit", "grep", "find", "ls", "http"]);
+  deepStrictEqual(mapped.warnings, []);
+  const mcp = parseAgentFile(
+    agent("description: x\ntools: [mcp__github__create_issue]"),
+    PATH,
+    "a",
+  );
+  deepStrictEqual([mcp.tools, [...mcp.peerMcpTools]], [
+    ["mcp:github/create_issue"],
+    ["mcp:github/create_issue"],
+  ]);
+});
+
+Deno.test("parseAgentFile() gives a peer-folder agent without tools: the default tools", () => {
+  const peer = parseAgentFile(agent("description: x"), PATH, "a", { peer: true });
+  deepStrictEqual(peer.tools, ["read", "write", "edit", "grep", "find", "ls", "shell"]);
+  deepStrictEqual(parseAgentFile(agent("description: x"), PATH, "a").tools, []);
+});
+
+Deno.test("parseAgentFile() recovers YAML broken only by an unquoted colon in a value", () => {
+  const definition = parseAgentFile(
+    agent("name: r\ndescription: Use it when: the diff is big. Example: a PR\nmodel: inherit"),
+    PATH,
+    "r",
+  );
+  strictEqual(definition.description, "Use it when: the diff is big. Example: a PR");
+  deepStrictEqual(definition.warnings, [
+    `${PATH}:3: put this value in quotes: it contains ": ", which is not YAML unquoted (read as text)`,
+  ]);
+  throws(() => parseAgentFile(agent("description: a: b\ntools: [x"), PATH, "r"), /invalid YAML/);
 });
 
 Deno.test("parseAgentFile() reports every problem in line order, unlocated ones last", () => {
-  const error = errorOf(agent("tools: 1\nbad: 2\nmodel: x"));
+  const error = errorOf(agent("tools: 1\ntols: 2\nmodel: a b"));
   deepStrictEqual(error.message.split("\n"), [
     `${PATH}:2: tools: must be a list of tool names such as [shell, word-count] (found 1)`,
-    `${PATH}:3: bad: unknown key (expected one of: description, model, tools, hooks, config)`,
-    `${PATH}:4: model: malformed model reference "x" (expected provider/model, e.g. openai/gpt-4o)`,
+    `${PATH}:3: tols: unknown key (did you mean \`tools\`?)`,
+    `${PATH}:4: model: malformed model reference "a b" (expected provider/model, e.g. openai/gpt-4o)`,
     `${PATH}: description: missing (add a line such as "description: Reviews a diff.")`,
   ]);
 });

@@ -1,6 +1,7 @@
 /**
- * The agents of the rienda home: `<agentsDir>/<id>.md`, loaded by id or
- * listed with the problems of broken files (`rienda agents`).
+ * The agents a run can use: `<id>.md` in the folders of `agent_sources.ts`,
+ * first folder first, loaded by id (or by the `name:` of a file) or listed
+ * with the problems of broken files (`rienda agents`).
  *
  * A missing agents folder means "no agents", never an error (docs/formats.md).
  * The id `default` without a file is the built-in agent (`default_agent.ts`).
@@ -10,21 +11,36 @@
 
 import { join } from "node:path";
 import { type AgentDefinition, AgentFileError, loadAgentFile } from "./agent_file.ts";
+import type { AgentSource } from "./agent_sources.ts";
 import { builtinDefaultAgent, DEFAULT_AGENT_ID } from "./default_agent.ts";
 import { isValidName, NAME_RULE } from "../names.ts";
 import { errorMessage } from "../unknown.ts";
 
-/** A file of the agents folder that could not be loaded. */
+/** A file of an agents folder that could not be loaded. */
 export interface AgentProblemEntry {
   readonly path: string;
   /** The complete error message (it names the file). */
   readonly message: string;
 }
 
-/** Every agent of a folder, by id, and the files that failed. */
+/** Where a listed agent comes from, and the files of the same id it hides. */
+export interface AgentOrigin {
+  readonly source: AgentSource;
+  /** Files of later folders with the same id. */
+  readonly shadows: readonly string[];
+}
+
+/** Every agent of the folders, by id (the first folder's file wins), and the files that failed. */
 export interface AgentListing {
   readonly agents: AgentDefinition[];
   readonly problems: AgentProblemEntry[];
+  /** The origin of each listed agent file, by path (none for the built-in agent). */
+  readonly origins: ReadonlyMap<string, AgentOrigin>;
+}
+
+/** No agent of that id or name exists in any folder. */
+export class AgentNotFoundError extends AgentFileError {
+  override name = "AgentNotFoundError";
 }
 
 const AGENT_SUFFIX = ".md";
@@ -35,77 +51,125 @@ export function agentPath(agentsDir: string, id: string): string {
 }
 
 /**
- * Loads agent `id` from `agentsDir`; `default` without a file is the built-in agent.
+ * Loads agent `id`: `<id>.md` of the first folder that has it, else the one
+ * file whose `name:` is `id`, else (for `default`) the built-in agent.
  *
- * @throws {AgentFileError} when the id is invalid, the file does not exist (listing the
- * available ids) or the file is invalid
+ * @throws {AgentNotFoundError} when no file matches (listing the available ids)
+ * @throws {AgentFileError} when the id is invalid, several files have that
+ * name, or the file is invalid
  */
-export async function loadAgent(agentsDir: string, id: string): Promise<AgentDefinition> {
+export async function loadAgent(
+  sources: readonly AgentSource[],
+  id: string,
+): Promise<AgentDefinition> {
+  const home = sources.at(-1)?.dir ?? ".";
   if (!isValidName(id)) {
     throw new AgentFileError(`invalid agent id ${JSON.stringify(id)} (expected ${NAME_RULE})`, {
-      path: agentsDir,
+      path: home,
       field: "id",
     });
   }
-  const path = agentPath(agentsDir, id);
-  try {
-    return await loadAgentFile(path);
-  } catch (error) {
-    if (!(error instanceof AgentFileError) || !(error.cause instanceof Deno.errors.NotFound)) {
-      throw error;
+  let notFound: unknown;
+  for (const source of sources) {
+    try {
+      return await loadAgentFile(agentPath(source.dir, id), { peer: source.peer });
+    } catch (error) {
+      if (!(error instanceof AgentFileError) || !(error.cause instanceof Deno.errors.NotFound)) {
+        throw error;
+      }
+      notFound = error.cause;
     }
-    if (id === DEFAULT_AGENT_ID) return builtinDefaultAgent();
-    const ids = [...new Set([...await listAgentIds(agentsDir), DEFAULT_AGENT_ID])].sort();
+  }
+  const listing = await listAgents(sources);
+  const named = listing.agents.filter((agent) => agent.name === id);
+  if (named.length === 1 && named[0] !== undefined) return named[0];
+  if (named.length > 1) {
     throw new AgentFileError(
-      `agent ${JSON.stringify(id)} not found: ${path} does not exist ` +
-        `(available: ${ids.join(", ")})`,
-      { path, cause: error.cause },
+      `agent name "${id}" is ambiguous: ${named.map((agent) => agent.path).join(", ")} ` +
+        `all have name: ${id} (pass -a with a file's id, or -f FILE)`,
+      { path: named[0]?.path ?? home, field: "name" },
     );
   }
+  if (id === DEFAULT_AGENT_ID) return builtinDefaultAgent();
+  const ids = [...new Set([...await listAgentIds(sources), DEFAULT_AGENT_ID])].sort();
+  const where = await existingDirs(sources);
+  const looked = where.length <= 1
+    ? `${agentPath(home, id)} does not exist`
+    : `no ${id}${AGENT_SUFFIX} in ${where.join(", ")}`;
+  throw new AgentNotFoundError(
+    `agent ${JSON.stringify(id)} not found: ${looked} (available: ${ids.join(", ")})`,
+    { path: agentPath(home, id), cause: notFound },
+  );
 }
 
-/** The ids of the `.md` files of `agentsDir` that are valid names, sorted; none when it is missing. */
-export async function listAgentIds(agentsDir: string): Promise<string[]> {
-  const ids: string[] = [];
-  for (const name of await agentFileNames(agentsDir)) {
-    const id = name.slice(0, -AGENT_SUFFIX.length);
-    if (isValidName(id)) ids.push(id);
+/** The ids of the `.md` files of the folders that are valid names, sorted, without loading them. */
+export async function listAgentIds(sources: readonly AgentSource[]): Promise<string[]> {
+  const ids = new Set<string>();
+  for (const source of sources) {
+    for (const name of await agentFileNames(source.dir).catch(() => [])) {
+      const id = name.slice(0, -AGENT_SUFFIX.length);
+      if (isValidName(id)) ids.add(id);
+    }
   }
-  return ids.sort();
+  return [...ids].sort();
 }
 
-/** Loads every agent of `agentsDir`, sorted by id, and reports broken files instead of failing. */
-export async function listAgents(agentsDir: string): Promise<AgentListing> {
+/**
+ * Loads every agent of the folders, sorted by id; an id of an earlier folder
+ * shadows the same id of later ones. Broken files are reported, never thrown.
+ */
+export async function listAgents(sources: readonly AgentSource[]): Promise<AgentListing> {
+  const perSource = await Promise.all(sources.map((source) => listFolder(source)));
+  const agents: AgentDefinition[] = [];
+  const problems: AgentProblemEntry[] = [];
+  const origins = new Map<string, { source: AgentSource; shadows: string[] }>();
+  const byId = new Map<string, { source: AgentSource; shadows: string[] }>();
+  perSource.forEach((listing, index) => {
+    const source = sources[index];
+    if (source === undefined) return;
+    problems.push(...listing.problems);
+    for (const agent of listing.agents) {
+      const first = byId.get(agent.id);
+      if (first !== undefined) {
+        first.shadows.push(agent.path);
+        continue;
+      }
+      const origin = { source, shadows: [] };
+      byId.set(agent.id, origin);
+      origins.set(agent.path, origin);
+      agents.push(agent);
+    }
+  });
+  agents.sort((a, b) => compare(a.id, b.id));
+  problems.sort((a, b) => compare(a.path, b.path));
+  return { agents, problems, origins };
+}
+
+async function listFolder(
+  source: AgentSource,
+): Promise<{ agents: AgentDefinition[]; problems: AgentProblemEntry[] }> {
   let names: string[];
   try {
-    names = await agentFileNames(agentsDir);
+    names = await agentFileNames(source.dir);
   } catch (error) {
-    const reason = errorMessage(error);
-    return {
-      agents: [],
-      problems: [{
-        path: agentsDir,
-        message: `${agentsDir}: cannot read the agents folder: ${reason}`,
-      }],
-    };
+    const message = `${source.dir}: cannot read the agents folder: ${errorMessage(error)}`;
+    return { agents: [], problems: [{ path: source.dir, message }] };
   }
-  const results = await Promise.all(names.map((name) => loadEntry(agentsDir, name)));
+  const results = await Promise.all(names.sort().map((name) => loadEntry(source, name)));
   const agents: AgentDefinition[] = [];
   const problems: AgentProblemEntry[] = [];
   for (const result of results) {
     if ("agent" in result) agents.push(result.agent);
     else problems.push(result.problem);
   }
-  agents.sort((a, b) => compare(a.id, b.id));
-  problems.sort((a, b) => compare(a.path, b.path));
   return { agents, problems };
 }
 
 async function loadEntry(
-  agentsDir: string,
+  source: AgentSource,
   name: string,
 ): Promise<{ agent: AgentDefinition } | { problem: AgentProblemEntry }> {
-  const path = join(agentsDir, name);
+  const path = join(source.dir, name);
   const id = name.slice(0, -AGENT_SUFFIX.length);
   if (!isValidName(id)) {
     const message = `${path}: invalid agent id ${JSON.stringify(id)} ` +
@@ -113,7 +177,7 @@ async function loadEntry(
     return { problem: { path, message } };
   }
   try {
-    return { agent: await loadAgentFile(path) };
+    return { agent: await loadAgentFile(path, { peer: source.peer }) };
   } catch (error) {
     if (!(error instanceof AgentFileError)) throw error;
     return { problem: { path, message: error.message } };
@@ -122,13 +186,13 @@ async function loadEntry(
 
 /**
  * {@link listAgents}, plus the built-in agent `default` (in id order) unless
- * `default.md` replaces it: every agent a run can use by id.
+ * a `default.md` replaces it: every agent a run can use by id.
  */
-export async function listRunnableAgents(agentsDir: string): Promise<AgentListing> {
-  const listing = await listAgents(agentsDir);
+export async function listRunnableAgents(sources: readonly AgentSource[]): Promise<AgentListing> {
+  const listing = await listAgents(sources);
   if (listing.agents.some((agent) => agent.id === DEFAULT_AGENT_ID)) return listing;
   const agents = [...listing.agents, builtinDefaultAgent()].sort((a, b) => compare(a.id, b.id));
-  return { agents, problems: listing.problems };
+  return { ...listing, agents };
 }
 
 // File names ending in .md that are not folders; dot files (editor locks) are skipped.
@@ -144,6 +208,17 @@ async function agentFileNames(agentsDir: string): Promise<string[]> {
     throw error;
   }
   return names;
+}
+
+// The folders that exist, and always the last one (the rienda home's).
+async function existingDirs(sources: readonly AgentSource[]): Promise<string[]> {
+  const exists = await Promise.all(
+    sources.map((source, index) =>
+      index === sources.length - 1 ||
+      Deno.stat(source.dir).then((info) => info.isDirectory, () => false)
+    ),
+  );
+  return sources.filter((_, index) => exists[index]).map((source) => source.dir);
 }
 
 function compare(a: string, b: string): number {

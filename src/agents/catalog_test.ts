@@ -2,6 +2,7 @@ import { deepStrictEqual, rejects, strictEqual } from "node:assert/strict";
 import { join } from "node:path";
 import { AgentFileError } from "./agent_file.ts";
 import { agentPath, listAgentIds, listAgents, loadAgent } from "./catalog.ts";
+import { homeSource } from "./agent_sources.ts";
 import { BUILTIN_AGENT_PATH } from "./default_agent.ts";
 
 async function withAgents(
@@ -30,7 +31,7 @@ Deno.test("agentPath() is <agentsDir>/<id>.md", () => {
 
 Deno.test("loadAgent() loads <id>.md from the folder", async () => {
   await withAgents({ "review.md": agent("Reviews") }, async (dir) => {
-    const definition = await loadAgent(dir, "review");
+    const definition = await loadAgent([homeSource(dir)], "review");
     deepStrictEqual([definition.id, definition.path, definition.description], [
       "review",
       join(dir, "review.md"),
@@ -43,7 +44,7 @@ Deno.test("loadAgent() names the missing file and the available agents", async (
   await withAgents(
     { "b.md": agent("B"), "a.md": "broken", "notes.txt": "", "sub.md/": "", ".x.md": "" },
     async (dir) => {
-      await rejects(loadAgent(dir, "ghost"), (error: unknown) => {
+      await rejects(loadAgent([homeSource(dir)], "ghost"), (error: unknown) => {
         strictEqual(error instanceof AgentFileError, true);
         strictEqual(
           error instanceof AgentFileError && error.message,
@@ -61,8 +62,8 @@ Deno.test("loadAgent() names the missing file and the available agents", async (
 Deno.test("loadAgent() says none are available when the folder is missing", async () => {
   const dir = join(await Deno.makeTempDir(), "agents");
   try {
-    await rejects(loadAgent(dir, "ghost"), {
-      name: "AgentFileError",
+    await rejects(loadAgent([homeSource(dir)], "ghost"), {
+      name: "AgentNotFoundError",
       message: `agent "ghost" not found: ${
         join(dir, "ghost.md")
       } does not exist (available: default)`,
@@ -74,7 +75,7 @@ Deno.test("loadAgent() says none are available when the folder is missing", asyn
 
 Deno.test("loadAgent() rejects an id that is not a valid name before touching the disk", async () => {
   for (const id of ["../secret", "a b", ""]) {
-    await rejects(loadAgent("/nonexistent", id), {
+    await rejects(loadAgent([homeSource("/nonexistent")], id), {
       name: "AgentFileError",
       message: `invalid agent id ${
         JSON.stringify(id)
@@ -85,10 +86,10 @@ Deno.test("loadAgent() rejects an id that is not a valid name before touching th
 });
 
 Deno.test("loadAgent() passes the file's own errors through", async () => {
-  await withAgents({ "bad.md": "---\ndescription: x\nmodel: nope\n---\n" }, async (dir) => {
-    await rejects(loadAgent(dir, "bad"), {
+  await withAgents({ "bad.md": "---\ndescription: x\nmodel: no pe\n---\n" }, async (dir) => {
+    await rejects(loadAgent([homeSource(dir)], "bad"), {
       name: "AgentFileError",
-      message: `${join(dir, "bad.md")}:3: model: malformed model reference "nope" ` +
+      message: `${join(dir, "bad.md")}:3: model: malformed model reference "no pe" ` +
         "(expected provider/model, e.g. openai/gpt-4o)",
     });
   });
@@ -106,7 +107,7 @@ Deno.test("listAgents() returns agents sorted by id and the problems of broken f
       ".#alpha.md": "editor lock",
     },
     async (dir) => {
-      const { agents, problems } = await listAgents(dir);
+      const { agents, problems } = await listAgents([homeSource(dir)]);
       deepStrictEqual(agents.map((a) => [a.id, a.description]), [["alpha", "A"], ["zeta", "Z"]]);
       deepStrictEqual(problems, [
         {
@@ -130,8 +131,12 @@ Deno.test("listAgents() returns agents sorted by id and the problems of broken f
 Deno.test("listAgents() and listAgentIds() treat a missing folder as no agents", async () => {
   const dir = join(await Deno.makeTempDir(), "agents");
   try {
-    deepStrictEqual(await listAgents(dir), { agents: [], problems: [] });
-    deepStrictEqual(await listAgentIds(dir), []);
+    deepStrictEqual(await listAgents([homeSource(dir)]), {
+      agents: [],
+      problems: [],
+      origins: new Map(),
+    });
+    deepStrictEqual(await listAgentIds([homeSource(dir)]), []);
   } finally {
     await Deno.remove(join(dir, ".."), { recursive: true });
   }
@@ -140,7 +145,7 @@ Deno.test("listAgents() and listAgentIds() treat a missing folder as no agents",
 Deno.test("listAgents() reports a folder that is a file as a problem", async () => {
   await withAgents({ "agents": "not a folder" }, async (dir) => {
     const path = join(dir, "agents");
-    const { agents, problems } = await listAgents(path);
+    const { agents, problems } = await listAgents([homeSource(path)]);
     deepStrictEqual(agents, []);
     strictEqual(problems.length, 1);
     strictEqual(problems[0]?.path, path);
@@ -152,7 +157,7 @@ Deno.test("listAgentIds() lists valid ids of .md files, sorted, without loading 
   await withAgents(
     { "b.md": "broken", "a.md": agent("A"), "c d.md": "", "x.txt": "" },
     async (dir) => {
-      deepStrictEqual(await listAgentIds(dir), ["a", "b"]);
+      deepStrictEqual(await listAgentIds([homeSource(dir)]), ["a", "b"]);
     },
   );
 });
@@ -160,12 +165,12 @@ Deno.test("listAgentIds() lists valid ids of .md files, sorted, without loading 
 Deno.test("loadAgent() gives the built-in default agent unless agents/default.md replaces it", async () => {
   const dir = await Deno.makeTempDir();
   try {
-    const builtin = await loadAgent(dir, "default");
+    const builtin = await loadAgent([homeSource(dir)], "default");
     strictEqual(builtin.path, BUILTIN_AGENT_PATH);
     deepStrictEqual(builtin.tools, ["read", "write", "edit", "grep", "find", "ls", "shell"]);
     strictEqual(builtin.model, undefined);
     await Deno.writeTextFile(join(dir, "default.md"), "---\ndescription: Mine.\n---\nMine.\n");
-    strictEqual((await loadAgent(dir, "default")).description, "Mine.");
+    strictEqual((await loadAgent([homeSource(dir)], "default")).description, "Mine.");
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

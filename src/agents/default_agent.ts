@@ -11,6 +11,7 @@
  */
 
 import { type AgentDefinition, parseAgentFile } from "./agent_file.ts";
+import { DEFAULT_TOOLS } from "./peer_dialect.ts";
 
 /** The id of the built-in agent. */
 export const DEFAULT_AGENT_ID = "default";
@@ -21,7 +22,7 @@ export const BUILTIN_AGENT_PATH = "(built-in agent default)";
 /** The agent file of the built-in agent, as `rienda init` writes it. */
 export const DEFAULT_AGENT_MD = `---
 description: A concise coding assistant for the current workspace.
-tools: [read, write, edit, grep, find, ls, shell]
+tools: [${DEFAULT_TOOLS.join(", ")}]
 ---
 You are a coding assistant working in the user's workspace. You read, search
 and change its files with your tools and run commands with shell.

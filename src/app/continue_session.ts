@@ -13,7 +13,8 @@
  */
 
 import { type AgentDefinition, AgentFileError, loadAgentFile } from "../agents/agent_file.ts";
-import { agentPath, loadAgent } from "../agents/catalog.ts";
+import type { AgentSource } from "../agents/agent_sources.ts";
+import { AgentNotFoundError, loadAgent } from "../agents/catalog.ts";
 import { type Message, toolCallsOf, type UserMessage } from "../llm/messages.ts";
 import { findSessionFile, latestSessionFile } from "../sessions/catalog.ts";
 import { type NewEntry, toMessageFields } from "../sessions/entries.ts";
@@ -201,7 +202,7 @@ export function continuation(session: ContinuedSession, chosen: SwitchChoice): C
  * @throws {Error} saying so and suggesting -a when that agent no longer exists
  */
 export async function loadSessionAgent(
-  agentsDir: string,
+  sources: readonly AgentSource[],
   session: ContinuedSession,
 ): Promise<AgentDefinition> {
   const id = session.branch.agent;
@@ -221,15 +222,12 @@ export async function loadSessionAgent(
     }
   }
   try {
-    return await loadAgent(agentsDir, id);
+    return await loadAgent(sources, id);
   } catch (error) {
-    if (!(error instanceof AgentFileError) || error.path !== agentPath(agentsDir, id)) throw error;
-    if (!(error.cause instanceof Deno.errors.NotFound)) throw error;
+    if (!(error instanceof AgentNotFoundError)) throw error;
     throw new Error(
       `session ${session.id} uses agent "${id}", which no longer exists ` +
-        `(${
-          agentPath(agentsDir, id)
-        } not found): pass -a AGENT or -f FILE to continue it with another agent`,
+        `(${error.path} not found): pass -a AGENT or -f FILE to continue it with another agent`,
       { cause: error },
     );
   }

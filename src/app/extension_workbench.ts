@@ -16,6 +16,7 @@
  */
 
 import type { AgentDefinition } from "../agents/agent_file.ts";
+import { agentSources } from "../agents/agent_sources.ts";
 import { loadAgent } from "../agents/catalog.ts";
 import { loadConfig } from "../config/config.ts";
 import { resolvePaths } from "../config/paths.ts";
@@ -82,7 +83,7 @@ export async function openExtensionWorkbench(
   const workdir = await resolveWorkdir(request.cwd, request.workdir);
   const agent = request.agent === undefined
     ? undefined
-    : await loadAgent(paths.agentsDir, request.agent);
+    : await loadAgent(await agentSources(paths.agentsDir, workdir), request.agent);
   const builtins = builtinTools({ autoApprove: request.autoApprove });
   const host = new ExtensionHost();
   const context = createExtensionContext({

@@ -131,6 +131,7 @@ export async function loadRunExtensions(request: RunExtensionsRequest): Promise<
       tools: agent.tools,
       hooks: agent.hooks,
       ...(agent.hookPolicies === undefined ? {} : { hookPolicies: agent.hookPolicies }),
+      lines: agent.lines,
       context: createExtensionContext(request),
       signal: request.signal,
     });

@@ -4,7 +4,10 @@
  * anything starts or the SDK loads.
  *
  * - An unknown server, or a named tool that `tools.allow` / `tools.deny`
- *   excludes, is an error naming the agent file and the fix.
+ *   excludes, is an error naming the agent file and the fix; an entry
+ *   written in Claude Code's `mcp__server__tool` form whose server is not
+ *   configured is a diagnostic instead (the file was written for a machine
+ *   with other servers).
  * - A disabled server (`enabled: false`) is a diagnostic: it is not started
  *   and offers no tools.
  *
@@ -45,10 +48,12 @@ export function planMcpTools(
   agentPath: string,
   tools: readonly string[],
   servers: Readonly<Record<string, McpServerSettings>>,
+  peerMcpTools: ReadonlySet<string> = new Set(),
 ): McpPlan {
   const entries: PlannedEntry[] = [];
   const toStart = new Map<string, McpServerSettings>();
   const disabled = new Set<string>();
+  const ignored: string[] = [];
   for (const entry of tools) {
     const reference = parseToolReference(entry);
     // The agent file was checked when it loaded: an invalid entry cannot get here.
@@ -58,6 +63,10 @@ export function planMcpTools(
       continue;
     }
     const server = Object.hasOwn(servers, reference.server) ? servers[reference.server] : undefined;
+    if (server === undefined && peerMcpTools.has(entry)) {
+      ignored.push(entry);
+      continue;
+    }
     if (server === undefined) {
       const known = Object.keys(servers).sort().join(", ") || "none";
       throw new Error(
@@ -82,8 +91,14 @@ export function planMcpTools(
     entries,
     toolNames: entries.flatMap((entry) => entry.kind === "tool" ? [entry.name] : []),
     servers: [...toStart.values()],
-    diagnostics: [...disabled].map((name) =>
-      `mcp server "${name}": disabled (enabled: false in config.yaml), its tools are not offered`
-    ),
+    diagnostics: [
+      ...[...disabled].map((name) =>
+        `mcp server "${name}": disabled (enabled: false in config.yaml), its tools are not offered`
+      ),
+      ...(ignored.length === 0 ? [] : [
+        `${agentPath}: tools: ignored ${ignored.join(", ")} ` +
+        `(no such server in mcp_servers of config.yaml)`,
+      ]),
+    ],
   };
 }

@@ -9,6 +9,7 @@
 
 import { resolve } from "node:path";
 import { loadAgentFile } from "../agents/agent_file.ts";
+import { agentSources } from "../agents/agent_sources.ts";
 import { loadAgent } from "../agents/catalog.ts";
 import { DEFAULT_AGENT_ID } from "../agents/default_agent.ts";
 import { loadConfig } from "../config/config.ts";
@@ -87,12 +88,13 @@ export async function prepareRun(request: RunRequest): Promise<RunPlan> {
   if (continued !== null) failure.defer(() => continued.writer.close());
   // A full id may name a session of another workspace: the run works in that one.
   const workdir = continued?.workdir ?? requestedWorkdir;
+  const sources = await agentSources(paths.agentsDir, workdir);
   const agent = request.agent === undefined
     ? continued === null
-      ? await loadAgent(paths.agentsDir, DEFAULT_AGENT_ID)
-      : await loadSessionAgent(paths.agentsDir, continued)
+      ? await loadAgent(sources, DEFAULT_AGENT_ID)
+      : await loadSessionAgent(sources, continued)
     : request.agent.kind === "id"
-    ? await loadAgent(paths.agentsDir, request.agent.id)
+    ? await loadAgent(sources, request.agent.id)
     : await loadAgentFile(agentFilePath(request.cwd, request.agent.path));
   const credentials = await loadCredentials(paths.credentialsFile);
   const isDefault = agent.id === DEFAULT_AGENT_ID;
@@ -104,14 +106,17 @@ export async function prepareRun(request: RunRequest): Promise<RunPlan> {
       `agent "${agent.id}" names no model: set model: in ${agent.path}, pass -m PROVIDER/MODEL, or set default_model in config.yaml`,
     );
   }
-  const thinking = request.thinking ?? continued?.branch.thinking ?? undefined;
+  const thinking = request.thinking ?? continued?.branch.thinking ?? agent.thinking;
   const resolved = resolveSessionModel(
     continued,
     request.model === undefined,
     modelRef,
     () => resolveModel(config, modelRef, { env: request.env, credentials, thinking }),
   );
-  const model = createModelClient(resolved);
+  // The agent's temperature wins over config.yaml's for the model.
+  const model = createModelClient(
+    agent.temperature === undefined ? resolved : { ...resolved, temperature: agent.temperature },
+  );
   const sessionId = continued?.id ?? newSessionId();
   // The workspace context (instructions, skills, git) is read while the extensions load.
   const reading = loadWorkspaceContext(workdir, { environment: config.environmentContext });
@@ -167,6 +172,7 @@ export async function prepareRun(request: RunRequest): Promise<RunPlan> {
     })
     : undefined;
   failure.move();
+  const maxTurns = request.maxTurns ?? agent.maxTurns;
   return {
     contextWindow: resolved.contextWindow,
     options: {
@@ -185,12 +191,13 @@ export async function prepareRun(request: RunRequest): Promise<RunPlan> {
       ...(compactor === undefined ? {} : { compactor }),
       workdir,
       diagnostics: [
+        ...agent.warnings,
         ...credentials.warnings,
         ...(continued?.warnings ?? []),
         ...extensions.diagnostics,
         ...workspace.diagnostics,
       ],
-      ...(request.maxTurns === undefined ? {} : { maxTurns: request.maxTurns }),
+      ...(maxTurns === undefined ? {} : { maxTurns }),
     },
     async [Symbol.asyncDispose]() {
       try {

@@ -33,7 +33,7 @@ export interface RunToolsRequest extends RunExtensionsRequest {
  */
 export async function loadRunTools(request: RunToolsRequest): Promise<RunExtensions> {
   const { agent } = request;
-  const plan = planMcpTools(agent.path, agent.tools, request.mcpServers);
+  const plan = planMcpTools(agent.path, agent.tools, request.mcpServers, agent.peerMcpTools);
   const extensionsRequest = { ...request, agent: { ...agent, tools: plan.toolNames } };
   if (plan.servers.length === 0) {
     const extensions = await loadRunExtensions(extensionsRequest);

@@ -1,12 +1,16 @@
 /**
- * `rienda agents`: the agents of `$RIENDA_HOME/agents` with their model and
- * description, and the built-in agent `default` unless a file replaces it,
- * then the problems of the files that do not load.
+ * `rienda agents`: the agents a run in the workspace can use (the project's
+ * folders, then `$RIENDA_HOME/agents`) with their model, description and
+ * source, and the built-in agent `default` unless a file replaces it, then
+ * the warnings and the problems of the files.
  *
  * ```
- * coder     openai/gpt-4o-mini                       Answers briefly.
- * default   anthropic/claude-sonnet-4-5 (key found)  A concise coding assistant… (built-in)
- * reviewer  (no model)                               Reviews a diff.
+ * coder     openai/gpt-4o-mini                       Answers briefly.                       home
+ * default   anthropic/claude-sonnet-4-5 (key found)  A concise coding assistant…            built-in
+ * reviewer  sonnet                                   Reviews a diff. (no tools)             .claude/agents (shadows home)
+ *
+ * warnings:
+ *   /home/ana/.rienda/agents/coder.md: ignored keys of other tools: color
  *
  * problems:
  *   /home/ana/.rienda/agents/broken.md:2: description: missing (…)
@@ -16,12 +20,14 @@
  */
 
 import type { AgentDefinition } from "../agents/agent_file.ts";
-import { listRunnableAgents } from "../agents/catalog.ts";
-import { DEFAULT_AGENT_ID, isBuiltinAgent } from "../agents/default_agent.ts";
+import { agentSources } from "../agents/agent_sources.ts";
+import { type AgentOrigin, listRunnableAgents } from "../agents/catalog.ts";
+import { DEFAULT_AGENT_ID } from "../agents/default_agent.ts";
 import { firstKeyedModel } from "../app/default_model.ts";
 import { type Config, loadConfig } from "../config/config.ts";
 import { loadCredentials } from "../config/credentials.ts";
 import { resolvePaths } from "../config/paths.ts";
+import { resolveWorkdir } from "../app/prepare_run.ts";
 import type { Io } from "../ui/io.ts";
 import { formatColumns } from "./columns.ts";
 import { EXIT } from "./exit.ts";
@@ -29,6 +35,8 @@ import { EXIT } from "./exit.ts";
 /** The flags of `rienda agents`. */
 export interface AgentsFlags {
   readonly config: string | undefined;
+  /** `-C`: the workspace whose project agents are listed. */
+  readonly workdir?: string | undefined;
 }
 
 /** The model column: the agent's own, else `default_model`, else (for `default`) the first key's. */
@@ -45,17 +53,43 @@ async function modelColumn(
   return found === undefined ? "(no model)" : `${found} (key found)`;
 }
 
+/** Where the agent comes from, and the sources of the files of the same id it hides. */
+function sourceColumn(origin: AgentOrigin | undefined): string {
+  if (origin === undefined) return "built-in";
+  if (origin.shadows.length === 0) return origin.source.label;
+  return `${origin.source.label} (shadows ${origin.shadows.join(", ")})`;
+}
+
+/** The longest description shown; longer ones (Claude Code's run to pages) are cut. */
+const DESCRIPTION_CHARS = 80;
+
+/** The description column: its first line, cut, then `(no tools)` when the agent has none. */
+function describeAgent(agent: AgentDefinition): string {
+  const first = agent.description.split("\n")[0]?.trim() ?? "";
+  const cut = first.length > DESCRIPTION_CHARS || first !== agent.description
+    ? `${first.slice(0, DESCRIPTION_CHARS - 1).trimEnd()}…`
+    : first;
+  return agent.tools.length === 0 ? `${cut} (no tools)` : cut;
+}
+
 /** Lists the agents; exits 1 when a file has problems, so scripts notice. */
 export async function agentsCommand(io: Io, flags: AgentsFlags): Promise<number> {
   const paths = resolvePaths(io.env, flags.config === undefined ? {} : { config: flags.config });
   const config = await loadConfig(paths.configFile, { explicit: paths.configExplicit });
-  const { agents, problems } = await listRunnableAgents(paths.agentsDir);
+  const workdir = await resolveWorkdir(io.cwd, flags.workdir);
+  const sources = await agentSources(paths.agentsDir, workdir);
+  const { agents, problems, origins } = await listRunnableAgents(sources);
   const rows = await Promise.all(agents.map(async (agent) => [
     agent.id,
     await modelColumn(agent, config, io, paths.credentialsFile),
-    isBuiltinAgent(agent) ? `${agent.description} (built-in)` : agent.description,
+    describeAgent(agent),
+    sourceColumn(origins.get(agent.path)),
   ]));
   io.stdout.write(formatColumns(rows));
+  const warnings = agents.flatMap((agent) => agent.warnings);
+  if (warnings.length > 0) {
+    io.stderr.write(`\nwarnings:\n${warnings.map((line) => `  ${line}\n`).join("")}`);
+  }
   if (problems.length === 0) return EXIT.ok;
   io.stderr.write("\nproblems:\n");
   for (const problem of problems) {

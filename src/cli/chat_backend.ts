@@ -14,6 +14,7 @@
 
 import { resolve } from "node:path";
 import { loadAgentFile } from "../agents/agent_file.ts";
+import { agentSources } from "../agents/agent_sources.ts";
 import { listRunnableAgents, loadAgent } from "../agents/catalog.ts";
 import { DEFAULT_AGENT_ID } from "../agents/default_agent.ts";
 import { prepareRun, resolveWorkdir, type RunRequest } from "../app/prepare_run.ts";
@@ -79,7 +80,7 @@ export async function createChatBackend(options: ChatBackendOptions): Promise<Ch
 
   async function useAgent(spec: AgentSpec): Promise<void> {
     const definition = spec.kind === "id"
-      ? await loadAgent(paths.agentsDir, spec.id)
+      ? await loadAgent(await agentSources(paths.agentsDir, workdir), spec.id)
       : await loadAgentFile(spec.path);
     chat.agent = spec;
     chat.agentId = definition.id;
@@ -230,7 +231,7 @@ export async function createChatBackend(options: ChatBackendOptions): Promise<Ch
     async startChoices() {
       if (!pickAtStart) return null;
       const [{ agents }, sessions] = await Promise.all([
-        listRunnableAgents(paths.agentsDir),
+        agentSources(paths.agentsDir, workdir).then(listRunnableAgents),
         sessionOps.sessionChoices(paths.sessionsDir, workdir),
       ]);
       if (agents.length <= 1 && sessions.length === 0) return null;
@@ -260,7 +261,7 @@ export async function createChatBackend(options: ChatBackendOptions): Promise<Ch
       );
     },
     async agents() {
-      const { agents } = await listRunnableAgents(paths.agentsDir);
+      const { agents } = await listRunnableAgents(await agentSources(paths.agentsDir, workdir));
       return agents.map((agent) => ({
         value: agent.id,
         label: agent.id,

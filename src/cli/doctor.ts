@@ -21,6 +21,7 @@
 
 import { describeKeySource, lookupApiKey } from "../app/api_key.ts";
 import { providerNames, resolveProvider } from "../app/provider_settings.ts";
+import { homeSource } from "../agents/agent_sources.ts";
 import { listAgents } from "../agents/catalog.ts";
 import { DEFAULT_AGENT_ID } from "../agents/default_agent.ts";
 import { checkMcpServers, describeServer } from "../app/mcp_check.ts";
@@ -120,7 +121,7 @@ async function checkConfig(paths: RiendaPaths, checks: Check[]): Promise<Config 
 }
 
 async function checkAgents(paths: RiendaPaths): Promise<Check> {
-  const { agents, problems } = await listAgents(paths.agentsDir);
+  const { agents, problems } = await listAgents([homeSource(paths.agentsDir)]);
   const builtin = agents.some((agent) => agent.id === DEFAULT_AGENT_ID)
     ? ""
     : " and the built-in default";

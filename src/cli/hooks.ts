@@ -19,6 +19,7 @@
  */
 
 import type { AgentDefinition } from "../agents/agent_file.ts";
+import { agentSources } from "../agents/agent_sources.ts";
 import { listAgents } from "../agents/catalog.ts";
 import { loadHomeExtensions, openExtensionWorkbench } from "../app/extension_workbench.ts";
 import { resolvePaths } from "../config/paths.ts";
@@ -79,7 +80,8 @@ export async function hooksList(io: Io, signal: AbortSignal): Promise<number> {
     { env: io.env, cwd: io.cwd, signal },
     "hook",
   );
-  const { agents } = await listAgents(resolvePaths(io.env, { cwd: io.cwd }).agentsDir);
+  const agentsDir = resolvePaths(io.env, { cwd: io.cwd }).agentsDir;
+  const { agents } = await listAgents(await agentSources(agentsDir, io.cwd));
   const rows = formatColumns(catalog.hooks.map((hook) => {
     const column = policyText(hook, agents);
     return [hook.name, hook.points.join(", "), ...(column === "" ? [] : [column])];

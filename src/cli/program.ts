@@ -121,7 +121,10 @@ function addRunCommand(program: Command, io: Io, signal: AbortSignal, choose: (a
       "the prompt, as words (default: -p, then standard input; a piped stdin is appended)",
     )
     .addOption(
-      new Option("-a, --agent <id>", "agent $RIENDA_HOME/agents/<id>.md (default: default)")
+      new Option(
+        "-a, --agent <id>",
+        "agent <id>.md of the project or $RIENDA_HOME/agents (default: default)",
+      )
         .conflicts("agentFile"),
     )
     .option("-f, --agent-file <path>", "an agent file anywhere on disk")

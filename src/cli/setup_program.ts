@@ -20,11 +20,16 @@ export function addSetupCommands(
   program.command("agents")
     .description("list the agents with their model and description, and the broken files")
     .option("--config <path>", CONFIG_FLAG_HELP)
+    .option(
+      "-C, --workdir <dir>",
+      "workspace whose project agents to list (default: the current directory)",
+    )
     .addHelpText("after", "\nExamples:\n  rienda agents\n  RIENDA_HOME=./team rienda agents\n")
     .action((flags: Record<string, unknown>) => {
       choose(async () =>
         (await import("./agents.ts")).agentsCommand(terminalSafeIo(io), {
           config: stringFlag(flags, "config"),
+          workdir: stringFlag(flags, "workdir"),
         })
       );
     });

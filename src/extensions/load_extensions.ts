@@ -179,6 +179,8 @@ export interface AgentExtensionRequest extends ExtensionDirs {
   readonly hooks: readonly string[];
   /** The agent's `fail_closed` / `timeout_ms` by hook name; they override the module's. */
   readonly hookPolicies?: ReadonlyMap<string, HookPolicy>;
+  /** The file line of each name, keyed `tools:NAME` and `hooks:NAME`, where known. */
+  readonly lines?: ReadonlyMap<string, number>;
   /** The built-in tools, replaced by user tools of the same name. */
   readonly builtins: readonly Tool[];
   readonly context: ExtensionRunContext;
@@ -249,21 +251,19 @@ export async function loadAgentExtensions(
   for (const name of request.tools) {
     const builtin = builtins.get(name);
     if (builtin !== undefined && !userTools.has(name)) builtinsUsed.set(name, builtin);
-    if (userTools.has(name) || builtin !== undefined) continue;
+  }
+  const unknownTools = request.tools.filter((name) => !userTools.has(name) && !builtins.has(name));
+  if (unknownTools.length > 0) {
     const discovered = await discoverExtensions("tool", request.toolsDir);
     const names = available([...builtins.keys(), ...discovered.found.map((tool) => tool.name)]);
-    throw new ExtensionLoadError(
-      `${agentPath}: tools: unknown tool "${name}" (available: ${names})`,
-    );
+    throw unknownError(request, "tool", unknownTools, names);
   }
   const userHooks = await findDeclared("hook", request.hooksDir, request.hooks, agentPath);
-  for (const name of request.hooks) {
-    if (userHooks.has(name)) continue;
+  const unknownHooks = request.hooks.filter((name) => !userHooks.has(name));
+  if (unknownHooks.length > 0) {
     const discovered = await discoverExtensions("hook", request.hooksDir);
     const names = available(discovered.found.map((hook) => hook.name));
-    throw new ExtensionLoadError(
-      `${agentPath}: hooks: unknown hook "${name}" (available: ${names})`,
-    );
+    throw unknownError(request, "hook", unknownHooks, names);
   }
   if (userTools.size === 0 && userHooks.size === 0) {
     return { tools: [...builtinsUsed.values()], hooks: NO_HOOKS, diagnostics: [] };
@@ -292,6 +292,22 @@ export async function loadAgentExtensions(
     hooks: hooks.length === 0 ? NO_HOOKS : createHookRunner(hooks, request),
     diagnostics: [...checkedTools.diagnostics, ...checkedHooks.diagnostics],
   };
+}
+
+// One line per unknown name, each at its line of the agent file: `a.md:4: tools: unknown tool "x" (…)`.
+function unknownError(
+  request: AgentExtensionRequest,
+  kind: "tool" | "hook",
+  unknown: readonly string[],
+  names: string,
+): ExtensionLoadError {
+  return new ExtensionLoadError(
+    unknown.map((name) => {
+      const line = request.lines?.get(`${kind}s:${name}`);
+      const where = line === undefined ? request.agentPath : `${request.agentPath}:${line}`;
+      return `${where}: ${kind}s: unknown ${kind} "${name}" (available: ${names})`;
+    }).join("\n"),
+  );
 }
 
 /** What {@link loadToolByName} needs. */

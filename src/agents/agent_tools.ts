@@ -1,0 +1,174 @@
+/**
+ * The `tools:` and `hooks:` fields of an agent file. `tools:` is a list of
+ * names, or (as other tools write it) a comma-separated string
+ * (`Read, Grep, Bash`) or opencode's map (`{write: false, bash: true}`: true
+ * adds to the default tools, false removes). Peer tool names map to the
+ * built-ins (`peer_dialect.ts`); entries may be MCP references, kept in their
+ * canonical `mcp:server[/tool]` form (`tool_reference.ts`). A list entry
+ * may be an object `{ name, timeout_ms, fail_closed }` (`entry_options.ts`),
+ * whose settings go to `policies` by name.
+ *
+ * @module
+ */
+
+import { describeValue } from "../config/describe_value.ts";
+import { isRecord } from "../unknown.ts";
+import type { FieldPath } from "../field_path.ts";
+import { isValidName, NAME_RULE } from "../names.ts";
+import { type FieldContext, report } from "./agent_fields.ts";
+import { type HookPolicy, readEntryObject } from "./entry_options.ts";
+import { DEFAULT_TOOLS, peerListTool, peerMapTool, type PeerTool } from "./peer_dialect.ts";
+import { normalizeToolEntry, parseToolReference } from "./tool_reference.ts";
+
+/** The names of a `tools:` or `hooks:` field, with the file line of each. */
+export interface NameList {
+  /** In order, first occurrence kept. */
+  readonly names: string[];
+  /** The file line of each name, where known. */
+  readonly lines: Map<string, number>;
+  /** Entries written as Claude Code's `mcp__server__tool` (a warning when no server matches). */
+  readonly peerMcp: Set<string>;
+  /** The settings of the object entries, by name. */
+  readonly policies: Map<string, HookPolicy>;
+}
+
+function emptyList(): NameList {
+  return { names: [], lines: new Map(), peerMcp: new Set(), policies: new Map() };
+}
+
+/** `tools:` (see the module doc); absent, it is none, or the default tools when `peer`. */
+export function readTools(value: unknown, context: FieldContext, peer: boolean): NameList {
+  const list = emptyList();
+  if (value === undefined || value === null) {
+    if (peer) list.names.push(...DEFAULT_TOOLS);
+    return list;
+  }
+  if (typeof value === "string") {
+    for (const item of value.split(",").map((part) => part.trim()).filter((part) => part !== "")) {
+      addTool(list, peerListTool(item), ["tools"], context);
+    }
+    return list;
+  }
+  if (isRecord(value)) {
+    readToolMap(list, value, context);
+    return list;
+  }
+  if (!Array.isArray(value)) {
+    report(
+      context,
+      ["tools"],
+      `must be a list of tool names such as [shell, word-count] (found ${describeValue(value)})`,
+    );
+    return list;
+  }
+  value.forEach((listed: unknown, index) => {
+    const entry = readEntry("tools", listed, index, context);
+    if (entry === undefined) return;
+    if (typeof entry.name !== "string") {
+      report(context, ["tools", index], `must be a tool name (found ${describeValue(entry.name)})`);
+      return;
+    }
+    addTool(list, peerListTool(entry.name), ["tools", index], context, entry.policy);
+  });
+  return list;
+}
+
+// A plain entry, or the name and settings of an object entry; undefined after reporting its problems.
+function readEntry(
+  field: "tools" | "hooks",
+  listed: unknown,
+  index: number,
+  context: FieldContext,
+): { name: unknown; policy: HookPolicy } | undefined {
+  if (!isRecord(listed)) return { name: listed, policy: {} };
+  const entry = readEntryObject(field, listed);
+  for (const [key, message] of entry.problems) {
+    report(context, key === null ? [field, index] : [field, index, key], message, key !== null);
+  }
+  return entry.problems.length > 0 ? undefined : entry;
+}
+
+// opencode: the default tools, plus the keys set to true, minus those set to false.
+function readToolMap(list: NameList, map: Record<string, unknown>, context: FieldContext): void {
+  list.names.push(...DEFAULT_TOOLS);
+  for (const [key, enabled] of Object.entries(map)) {
+    if (typeof enabled !== "boolean") {
+      report(context, ["tools", key], `must be true or false (found ${describeValue(enabled)})`);
+      continue;
+    }
+    const tool = peerMapTool(key);
+    if (enabled) {
+      addTool(list, tool, ["tools", key], context);
+    } else if (tool.kind === "tool") {
+      const index = list.names.indexOf(tool.name);
+      if (index >= 0) list.names.splice(index, 1);
+    }
+  }
+}
+
+function addTool(
+  list: NameList,
+  tool: PeerTool,
+  path: FieldPath,
+  context: FieldContext,
+  policy: HookPolicy = {},
+): void {
+  if (tool.kind === "ignored") {
+    if (!context.ignored.tools.includes(tool.label)) context.ignored.tools.push(tool.label);
+    return;
+  }
+  const entry = normalizeToolEntry(tool.name);
+  const parsed = parseToolReference(entry);
+  if ("problem" in parsed) {
+    report(context, path, parsed.problem);
+    return;
+  }
+  if (parsed.kind === "mcp" && Object.keys(policy).length > 0) {
+    report(context, path, "timeout_ms applies to tool names, not to MCP servers");
+    return;
+  }
+  if (entry !== tool.name) list.peerMcp.add(entry);
+  add(list, entry, context.lineOf(path, false), policy);
+}
+
+/** `hooks:`, a list of hook names; Claude Code's event map is ignored (one warning). */
+export function readHooks(value: unknown, context: FieldContext): NameList {
+  const list = emptyList();
+  if (value === undefined || value === null) return list;
+  if (isRecord(value)) {
+    context.ignored.keys.push("hooks (a Claude Code event map)");
+    return list;
+  }
+  if (!Array.isArray(value)) {
+    report(
+      context,
+      ["hooks"],
+      `must be a list of hook names such as [guard, audit] (found ${describeValue(value)})`,
+    );
+    return list;
+  }
+  value.forEach((listed: unknown, index) => {
+    const entry = readEntry("hooks", listed, index, context);
+    if (entry === undefined) return;
+    const item = entry.name;
+    if (typeof item !== "string") {
+      report(context, ["hooks", index], `must be a hook name (found ${describeValue(item)})`);
+    } else if (!isValidName(item)) {
+      report(
+        context,
+        ["hooks", index],
+        `invalid hook name ${JSON.stringify(item)} (expected ${NAME_RULE})`,
+      );
+    } else {
+      add(list, item, context.lineOf(["hooks", index], false), entry.policy);
+    }
+  });
+  return list;
+}
+
+function add(list: NameList, name: string, line: number | undefined, policy: HookPolicy): void {
+  if (list.names.includes(name)) return;
+  list.names.push(name);
+  if (line !== undefined) list.lines.set(name, line);
+  if (Object.keys(policy).length > 0) list.policies.set(name, policy);
+}
