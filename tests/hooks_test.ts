@@ -382,7 +382,9 @@ Deno.test("declaring a broken or unknown hook fails before any request; undeclar
       });
       const result = await env.run(["run", "-a", "broken", "go"]);
       assert.equal(result.code, 1, result.stderr);
-      assert.equal(lastLine(result.stderr), `rienda: ${agentPath}: hooks: ${problem}`);
+      // An unknown name is reported at its line of the agent file.
+      const where = name === "nope" ? `${agentPath}:3` : agentPath;
+      assert.equal(lastLine(result.stderr), `rienda: ${where}: hooks: ${problem}`);
       await assertNothingSent(provider, env, result.stderr);
     });
   }

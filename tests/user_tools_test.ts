@@ -323,7 +323,9 @@ Deno.test("declaring a broken or unknown tool fails before any request", async (
       });
       const result = await env.run(["run", "-a", "broken", "go"]);
       assert.equal(result.code, 1, result.stderr);
-      assert.equal(lastLine(result.stderr), `rienda: ${agentPath}: tools: ${problem}`);
+      // An unknown name is reported at its line of the agent file.
+      const where = name === "nope" ? `${agentPath}:3` : agentPath;
+      assert.equal(lastLine(result.stderr), `rienda: ${where}: tools: ${problem}`);
       await assertNothingSent(provider, env, result.stderr);
     });
   }
