@@ -5,7 +5,7 @@
  * @module
  */
 
-import { dirname, join, resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 import { resolvePaths } from "../config/paths.ts";
 import {
   countSessions,
@@ -19,6 +19,7 @@ import { shortIds } from "../sessions/short_ids.ts";
 import { formatTranscript } from "../sessions/transcript.ts";
 import type { Io } from "../ui/io.ts";
 import { EXIT } from "./exit.ts";
+import { findProjectRoot } from "../project_root.ts";
 
 /** The flags every `sessions` command takes. */
 export interface SessionsFlags {
@@ -51,7 +52,7 @@ async function sessionsAbove(
   sessionsDir: string,
   workdir: string,
 ): Promise<{ dir: string; count: number }[]> {
-  const root = await projectRoot(workdir);
+  const root = await findProjectRoot(workdir);
   const found: { dir: string; count: number }[] = [];
   for (let dir = workdir; dir !== root;) {
     dir = dirname(dir);
@@ -59,17 +60,6 @@ async function sessionsAbove(
     if (count > 0) found.push({ dir, count });
   }
   return found;
-}
-
-/**
- * The nearest folder upward from `workdir` holding `.git`, else `workdir`.
- * (A small copy of the project-root rule of project agents and instructions.)
- */
-async function projectRoot(workdir: string): Promise<string> {
-  for (let dir = workdir;; dir = dirname(dir)) {
-    if (await Deno.lstat(join(dir, ".git")).then(() => true, () => false)) return dir;
-    if (dirname(dir) === dir) return workdir;
-  }
 }
 
 /** `rienda sessions show ID`: the transcript of one session. */
