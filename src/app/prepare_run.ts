@@ -31,7 +31,7 @@ import {
 } from "./continue_session.ts";
 import type { ExtensionRunContext } from "../extensions/run_context.ts";
 import { firstKeyedModel, noDefaultModelMessage } from "./default_model.ts";
-import { resolveModel, ThinkingLevelError } from "./resolve_model.ts";
+import { fullModelRef, resolveModel, ThinkingLevelError } from "./resolve_model.ts";
 import { bindRunSession } from "./run_session.ts";
 import { loadRunTools } from "./run_tools.ts";
 import { checkedTool } from "./checked_tool.ts";
@@ -98,8 +98,10 @@ export async function prepareRun(request: RunRequest): Promise<RunPlan> {
     : await loadAgentFile(agentFilePath(request.cwd, request.agent.path));
   const credentials = await loadCredentials(paths.credentialsFile);
   const isDefault = agent.id === DEFAULT_AGENT_ID;
-  const modelRef = request.model ?? continued?.branch.model ?? agent.model ?? config.defaultModel ??
+  const named = request.model ?? continued?.branch.model ?? agent.model ?? config.defaultModel ??
     (isDefault ? firstKeyedModel(config, request.env, credentials) : undefined);
+  // Bare names (-m sonnet, model: gpt-4o) are resolved once; the session records provider/model.
+  const modelRef = named === undefined ? undefined : fullModelRef(config, named);
   if (modelRef === undefined) {
     if (isDefault) throw new Error(noDefaultModelMessage(config));
     throw new Error(

@@ -9,6 +9,7 @@
 import type { Config } from "../config/config.ts";
 import type { Credentials } from "../config/credentials.ts";
 import { parseModelRef } from "../config/model_ref.ts";
+import { resolveModelName } from "../config/model_names.ts";
 import type { ModelClientOptions } from "../providers/client.ts";
 import { knownContextWindow } from "../providers/presets.ts";
 import {
@@ -44,7 +45,19 @@ export class ThinkingLevelError extends Error {
 }
 
 /**
- * Resolves `ref` against the built-in providers and the configuration.
+ * `ref` as `provider/model`: a bare name (`sonnet`, `gpt-4o`) goes through
+ * `model_aliases:`, the built-in aliases and the providers' known models
+ * (`config/model_names.ts`).
+ *
+ * @throws {Error} when no alias or provider matches a bare name, or several do
+ */
+export function fullModelRef(config: Config, ref: string): string {
+  return resolveModelName(ref, config);
+}
+
+/**
+ * Resolves `ref` (`provider/model` or a bare name, {@link fullModelRef})
+ * against the built-in providers and the configuration.
  *
  * @throws {ModelRefError} for a malformed reference
  * @throws {ThinkingLevelError} for a `--thinking` level the model does not accept
@@ -55,6 +68,7 @@ export function resolveModel(
   ref: string,
   options: ResolveModelOptions,
 ): ResolvedModel {
+  ref = fullModelRef(config, ref);
   const { provider, model } = parseModelRef(ref);
   const settings = resolveProvider(config, provider, options.env);
   if (settings === undefined) throw new Error(unknownProviderMessage(config, provider, ref));

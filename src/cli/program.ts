@@ -129,7 +129,10 @@ function addRunCommand(program: Command, io: Io, signal: AbortSignal, choose: (a
     )
     .option("-f, --agent-file <path>", "an agent file anywhere on disk")
     .option("-p, --prompt <text>", 'the prompt; "-" reads standard input')
-    .option("-m, --model <provider/model>", "model reference, overriding the agent's model")
+    .option(
+      "-m, --model <provider/model>",
+      "model reference or a bare name (sonnet, gpt-4o), overriding the agent's model",
+    )
     .option(
       "-s, --session <id>",
       "continue a stored session (full id from any folder, unique prefix or short id)",

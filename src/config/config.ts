@@ -14,7 +14,8 @@
  */
 
 import { ConfigError } from "./config_error.ts";
-import { checkConfig } from "./config_checks.ts";
+import { checkConfig, rawModelNames } from "./config_checks.ts";
+import { resolveModelName } from "./model_names.ts";
 import type {
   ProviderProtocol,
   RawConfig,
@@ -83,6 +84,8 @@ export interface Config {
   readonly file: string | null;
   /** The model used when neither the agent nor `-m` names one. */
   readonly defaultModel?: string;
+  /** `model_aliases:`: bare model names → `provider/model` (`model_names.ts`). */
+  readonly modelAliases: Readonly<Record<string, string>>;
   /** Whether the system prompt gets the environment block (`environment_context`, default true). */
   readonly environmentContext: boolean;
   readonly providers: Readonly<Record<string, ProviderConfig>>;
@@ -116,6 +119,7 @@ export const MAX_REPORTED_PROBLEMS = 10;
 export function emptyConfig(file: string | null): Config {
   return {
     file,
+    modelAliases: {},
     environmentContext: true,
     providers: {},
     compaction: {
@@ -234,7 +238,11 @@ function toConfig(file: string, raw: RawConfig, document: Record<string, unknown
   const defaults = emptyConfig(file).compaction;
   return {
     file,
-    ...(raw.default_model === undefined ? {} : { defaultModel: raw.default_model }),
+    // checkConfig made sure a bare name resolves.
+    ...(raw.default_model === undefined
+      ? {}
+      : { defaultModel: resolveModelName(raw.default_model, rawModelNames(raw)) }),
+    modelAliases: { ...raw.model_aliases },
     environmentContext: raw.environment_context ?? true,
     providers,
     compaction: {

@@ -8,9 +8,11 @@
 import { BUILTIN_PROVIDER_NAMES, isBuiltinProviderName } from "./builtin_names.ts";
 import type { RawConfig, RawProviderConfig } from "./config_schema.ts";
 import { isModelRef, modelRefProblem, PROVIDER_NAME_REGEXP } from "./model_ref.ts";
+import { BARE_MODEL_REGEXP, type ModelNameSources, resolveModelName } from "./model_names.ts";
 import type { SchemaIssue } from "./schema_issues.ts";
 import { parseCapabilitySet } from "../capability_set.ts";
 import { isValidName } from "../names.ts";
+import { errorMessage } from "../unknown.ts";
 
 /** A name an environment variable may have. */
 export const ENV_NAME_REGEXP = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -20,14 +22,67 @@ export const HEADER_NAME_REGEXP = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/;
 /** Problems of a document that already matches the schema; none when it is valid. */
 export function checkConfig(raw: RawConfig): SchemaIssue[] {
   const issues: SchemaIssue[] = [];
+  // default_model may be a bare name: an alias or a model a provider knows (model_names.ts).
   const refProblem = raw.default_model === undefined
     ? undefined
+    : BARE_MODEL_REGEXP.test(raw.default_model)
+    ? nameProblem(raw.default_model, rawModelNames(raw))
     : modelRefProblem(raw.default_model);
   if (refProblem !== undefined) issues.push({ path: ["default_model"], message: refProblem });
+  issues.push(...checkModelAliases(raw));
   for (const [name, provider] of Object.entries(raw.providers ?? {})) {
     issues.push(...checkProvider(name, provider ?? {}));
   }
   issues.push(...checkExtensions(raw));
+  return issues;
+}
+
+/** What model names of `raw` resolve through (before its aliases are checked). */
+export function rawModelNames(raw: RawConfig): ModelNameSources {
+  const providers = Object.entries(raw.providers ?? {}).map(([name, provider]) =>
+    [name, { models: provider?.models ?? {} }] as const
+  );
+  return {
+    modelAliases: { ...raw.model_aliases },
+    providers: Object.fromEntries(providers),
+    file: null,
+  };
+}
+
+function nameProblem(name: string, sources: ModelNameSources): string | undefined {
+  try {
+    resolveModelName(name, sources);
+    return undefined;
+  } catch (error) {
+    return errorMessage(error);
+  }
+}
+
+/** `model_aliases:`: bare names → `provider/model` of a built-in or configured provider. */
+function checkModelAliases(raw: RawConfig): SchemaIssue[] {
+  const issues: SchemaIssue[] = [];
+  const providers = [...BUILTIN_PROVIDER_NAMES, ...Object.keys(raw.providers ?? {})];
+  for (const [alias, target] of Object.entries(raw.model_aliases ?? {})) {
+    if (!BARE_MODEL_REGEXP.test(alias)) {
+      issues.push({
+        path: ["model_aliases", alias],
+        key: true,
+        message: `invalid alias ${JSON.stringify(alias)} (a bare model name: no "/", no spaces)`,
+      });
+    }
+    const problem = modelRefProblem(target);
+    const provider = target.slice(0, target.indexOf("/"));
+    if (problem !== undefined) {
+      issues.push({ path: ["model_aliases", alias], message: problem });
+    } else if (!providers.includes(provider)) {
+      issues.push({
+        path: ["model_aliases", alias],
+        message: `unknown provider "${provider}" (known: ${
+          [...new Set(providers)].join(", ")
+        }; add it under providers:)`,
+      });
+    }
+  }
   return issues;
 }
 

@@ -54,6 +54,7 @@ Deno.test("parseConfig() reads the spec's full example", () => {
   deepStrictEqual(config, {
     file: FILE,
     defaultModel: "openai/gpt-4o-mini",
+    modelAliases: {},
     environmentContext: false,
     providers: {
       local: {
@@ -158,7 +159,7 @@ Deno.test("parseConfig() reports an unknown key with the keys expected there", (
   strictEqual(error.line, 4);
   strictEqual(
     errorOf("defaults_model: a/b\n").message,
-    `${FILE}: defaults_model: unknown key (expected one of: default_model, environment_context, providers, compaction, config, mcp_servers, extensions)`,
+    `${FILE}: defaults_model: unknown key (expected one of: default_model, model_aliases, environment_context, providers, compaction, config, mcp_servers, extensions)`,
   );
 });
 
@@ -185,7 +186,7 @@ Deno.test("parseConfig() lists every schema problem, one per line, in file order
     `${FILE}: providers.local.models.q.top_p: must be at least 0 (found -1)`,
     `${FILE}: compaction.enabled: must be a boolean (found "yes")`,
     `${FILE}: compaction.reserve_tokens: must be an integer (found 1.5)`,
-    `${FILE}: zzz: unknown key (expected one of: default_model, environment_context, providers, compaction, config, mcp_servers, extensions)`,
+    `${FILE}: zzz: unknown key (expected one of: default_model, model_aliases, environment_context, providers, compaction, config, mcp_servers, extensions)`,
     `${FILE}: config: must be a mapping (found a list)`,
   ]);
   strictEqual(error.field, "providers.local.protocol");
@@ -212,10 +213,17 @@ Deno.test("parseConfig() rejects a document that is not a mapping", () => {
 });
 
 Deno.test("parseConfig() rejects a malformed default_model", () => {
-  const error = errorOf("default_model: gpt-4o\n");
+  const error = errorOf("default_model: gpt 4o\n");
   strictEqual(
     error.message,
-    `${FILE}: default_model: malformed model reference "gpt-4o" (expected provider/model, e.g. openai/gpt-4o)`,
+    `${FILE}: default_model: malformed model reference "gpt 4o" (expected provider/model, e.g. openai/gpt-4o)`,
+  );
+  strictEqual(parseConfig("default_model: gpt-4o\n", FILE).defaultModel, "openai/gpt-4o");
+  strictEqual(
+    errorOf("default_model: nonsense\n").message.startsWith(
+      `${FILE}: default_model: unknown model "nonsense": no alias`,
+    ),
+    true,
   );
   strictEqual(error.field, "default_model");
   strictEqual(
