@@ -146,3 +146,31 @@ Deno.test("edits to instructions and skills apply to the next run, also when con
   assert.ok(after.includes("Version two.") && after.includes("- new: A new skill."), after);
   assert.ok(!after.includes("Version one."), after);
 });
+
+Deno.test("instructions come from every folder from the project root down to the workspace, root first", async () => {
+  await using provider = await startFakeProvider([{ text: "ok" }, { text: "ok" }]);
+  await using env = await createTestEnv({ provider });
+  await env.makeDir("workspace/.git");
+  const deep = await env.makeDir("workspace/packages/api");
+  await env.writeFile("workspace/AGENTS.md", "Root rules.\n");
+  await env.writeFile("workspace/packages/CLAUDE.md", "Package rules.\n");
+  await env.writeFile("workspace/packages/api/AGENTS.md", "API rules.\n");
+  await env.writeFile("AGENTS.md", "Above the project: never read.\n");
+  const result = await env.run(["run", "-a", "coder", "hi"], { cwd: deep });
+  assert.equal(result.code, 0, result.stderr);
+  const system = systemPromptOf(provider.requests[0]);
+  const blocks = [
+    '<project-instructions file="../../AGENTS.md">\nRoot rules.\n</project-instructions>',
+    '<project-instructions file="../CLAUDE.md">\nPackage rules.\n</project-instructions>',
+    '<project-instructions file="AGENTS.md">\nAPI rules.\n</project-instructions>',
+  ];
+  assert.ok(system.includes(blocks.join("\n")), system);
+  assert.ok(!system.includes("never read"), system);
+  // Without .git the workspace is the project: only its own file counts.
+  await Deno.remove(`${env.workdir}/.git`);
+  const alone = await env.run(["run", "-a", "coder", "hi"], { cwd: deep });
+  assert.equal(alone.code, 0, alone.stderr);
+  const own = systemPromptOf(provider.requests[1]);
+  assert.ok(own.includes('<project-instructions file="AGENTS.md">\nAPI rules.'), own);
+  assert.ok(!own.includes("Root rules.") && !own.includes("Package rules."), own);
+});

@@ -1,6 +1,7 @@
 /**
  * What a workspace adds to every run's system prompt: its project
- * instructions (`AGENTS.md`, else `CLAUDE.md`), its skills catalog
+ * instructions (`AGENTS.md`, else `CLAUDE.md`, in each folder from the
+ * project root down to the workspace, each file its own block), its skills catalog
  * (docs/formats.md, "The rienda home") and the environment block
  * (`environment.ts`).
  *
@@ -29,7 +30,8 @@ export type { Environment } from "./environment.ts";
 
 /** The instructions and skills of a workspace, with the problems found. */
 export interface WorkspaceContext {
-  readonly instructions: Instructions | null;
+  /** From the project root down to the workspace, root first. */
+  readonly instructions: readonly Instructions[];
   readonly skills: readonly Skill[];
   /** Null when `environment_context: false`. */
   readonly environment: Environment | null;
@@ -60,24 +62,31 @@ export async function loadWorkspaceContext(
  *
  * @example
  * ```ts
- * systemPromptWith("You help.", { instructions: null, skills: [], environment: null, diagnostics: [] });
+ * systemPromptWith("You help.", { instructions: [], skills: [], environment: null, diagnostics: [] });
  * // "You help."
  * ```
  */
 export function systemPromptWith(body: string, context: WorkspaceContext): string {
   const parts = body.trim() === "" ? [] : [body.trimEnd()];
-  if (context.instructions !== null) parts.push(instructionsBlock(context.instructions));
+  if (context.instructions.length > 0) parts.push(instructionsBlock(context.instructions));
   if (context.skills.length > 0) parts.push(skillsBlock(context.skills));
   if (context.environment !== null) parts.push(environmentBlock(context.environment));
   return parts.join("\n\n");
 }
 
-function instructionsBlock(instructions: Instructions): string {
+function instructionsBlock(files: readonly Instructions[]): string {
+  const [only] = files;
+  const intro = files.length === 1 && only !== undefined
+    ? `The workspace's project instructions, from its ${only.file} file; follow them:`
+    : "The project's instructions, from its root down to the workspace (paths relative to " +
+      "the workspace; a later file is about a narrower part and wins); follow them:";
   return [
-    `The workspace's project instructions, from its ${instructions.file} file; follow them:`,
-    `<project-instructions file="${instructions.file}">`,
-    instructions.text,
-    "</project-instructions>",
+    intro,
+    ...files.flatMap((file) => [
+      `<project-instructions file="${file.file}">`,
+      file.text,
+      "</project-instructions>",
+    ]),
   ].join("\n");
 }
 

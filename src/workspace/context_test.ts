@@ -15,7 +15,7 @@ Deno.test("loadWorkspaceContext() prefers AGENTS.md over CLAUDE.md", async () =>
   const dir = await workspace({ "AGENTS.md": "\nUse tabs.\n", "CLAUDE.md": "Use spaces." });
   try {
     const context = await loadWorkspaceContext(dir);
-    assert.deepEqual(context.instructions, { file: "AGENTS.md", text: "Use tabs." });
+    assert.deepEqual(context.instructions, [{ file: "AGENTS.md", text: "Use tabs." }]);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
@@ -25,12 +25,12 @@ Deno.test("loadWorkspaceContext() falls back to CLAUDE.md and finds nothing in a
   const dir = await workspace({ "CLAUDE.md": "Use spaces.\r\n" });
   const empty = await workspace({});
   try {
-    assert.deepEqual((await loadWorkspaceContext(dir)).instructions, {
+    assert.deepEqual((await loadWorkspaceContext(dir)).instructions, [{
       file: "CLAUDE.md",
       text: "Use spaces.",
-    });
+    }]);
     assert.deepEqual(await loadWorkspaceContext(empty, { environment: false }), {
-      instructions: null,
+      instructions: [],
       skills: [],
       environment: null,
       diagnostics: [],
@@ -68,7 +68,7 @@ Deno.test("loadWorkspaceContext() lists skills by folder and reports broken ones
 
 Deno.test("systemPromptWith() appends labelled instructions and a catalog without skill bodies", () => {
   const prompt = systemPromptWith("You help.\n", {
-    instructions: { file: "AGENTS.md", text: "Use tabs." },
+    instructions: [{ file: "AGENTS.md", text: "Use tabs." }],
     skills: [{
       name: "release",
       description: "Cuts a release.",

@@ -1,49 +1,61 @@
 /**
- * Project instructions: the first of `AGENTS.md`, `CLAUDE.md` found in the
- * workdir (docs/formats.md, "The rienda home").
+ * Project instructions: in every folder from the project root
+ * (`project_root.ts`) down to the workdir, root first, the first of
+ * `AGENTS.md`, `CLAUDE.md` (docs/sessions.md, "Project instructions and
+ * skills").
  *
  * @module
  */
 
-import { join } from "node:path";
+import { join, relative } from "node:path";
+import { findProjectRoot, foldersDown } from "../project_root.ts";
 import { errorMessage } from "../unknown.ts";
 
-/** The file names looked for, in order of preference. */
+/** The file names looked for in each folder, in order of preference. */
 export const INSTRUCTION_FILES = ["AGENTS.md", "CLAUDE.md"] as const;
 
-/** The instructions file of a workspace. */
+/** One instructions file. */
 export interface Instructions {
-  /** The file name, e.g. `AGENTS.md`. */
+  /** The path relative to the workdir, e.g. `AGENTS.md` or `../../AGENTS.md`. */
   readonly file: string;
   /** The text, trimmed; never empty. */
   readonly text: string;
 }
 
-/** What loading the instructions found: the file, if any, and problems that skipped one. */
+/** What loading the instructions found: the files, root first, and problems that skipped one. */
 export interface InstructionsResult {
-  readonly instructions: Instructions | null;
+  readonly instructions: readonly Instructions[];
   readonly diagnostics: readonly string[];
 }
 
 /**
- * Reads the first instructions file of `workdir`. A file that exists but
- * is blank adds nothing; one that cannot be read is a diagnostic.
+ * Reads the instructions files from the project root of `workdir` down to
+ * it. A file that exists but is blank adds nothing; one that cannot be read
+ * is a diagnostic.
  */
 export async function loadInstructions(workdir: string): Promise<InstructionsResult> {
-  for (const file of INSTRUCTION_FILES) {
+  const folders = foldersDown(await findProjectRoot(workdir), workdir);
+  const found = await Promise.all(folders.map((folder) => loadFolder(folder, workdir)));
+  return {
+    instructions: found.flatMap((result) => result.instructions),
+    diagnostics: found.flatMap((result) => result.diagnostics),
+  };
+}
+
+async function loadFolder(folder: string, workdir: string): Promise<InstructionsResult> {
+  for (const name of INSTRUCTION_FILES) {
+    const path = join(folder, name);
     let text: string;
     try {
-      text = await Deno.readTextFile(join(workdir, file));
+      text = await Deno.readTextFile(path);
     } catch (error) {
       if (error instanceof Deno.errors.NotFound) continue;
       const reason = errorMessage(error);
-      return {
-        instructions: null,
-        diagnostics: [`instructions: cannot read ${join(workdir, file)}: ${reason}`],
-      };
+      return { instructions: [], diagnostics: [`instructions: cannot read ${path}: ${reason}`] };
     }
     const trimmed = text.replace(/^\uFEFF/, "").replaceAll("\r\n", "\n").trim();
-    return { instructions: trimmed === "" ? null : { file, text: trimmed }, diagnostics: [] };
+    const file = relative(workdir, path);
+    return { instructions: trimmed === "" ? [] : [{ file, text: trimmed }], diagnostics: [] };
   }
-  return { instructions: null, diagnostics: [] };
+  return { instructions: [], diagnostics: [] };
 }
