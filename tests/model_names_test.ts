@@ -42,6 +42,10 @@ Deno.test("model_aliases of config.yaml come first, for -m, agent files and defa
   const byDefault = await env.run(["run", "-a", "coder", "hi"]);
   assert.equal(byDefault.code, 0, byDefault.stderr);
   assert.equal((await env.readSession(sessionIdOf(byDefault.stderr)))[0]?.["model"], "fake/m");
+  await env.writeAgent("lost", { description: "Lost.", model: "nonsense" });
+  const listing = await env.run(["agents"]);
+  assert.match(listing.stdout, /^aliased +sonnet \(fake\/m\) +Aliased\./m);
+  assert.match(listing.stdout, /^lost +nonsense \(unknown model\) +Lost\./m);
 });
 
 Deno.test("an ambiguous or unknown bare model name fails before any request, listing candidates", async () => {

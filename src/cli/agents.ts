@@ -5,9 +5,9 @@
  * the warnings and the problems of the files.
  *
  * ```
- * coder     openai/gpt-4o-mini                       Answers briefly.                       home
- * default   anthropic/claude-sonnet-4-5 (key found)  A concise coding assistant…            built-in
- * reviewer  sonnet                                   Reviews a diff. (no tools)             .claude/agents (shadows home)
+ * coder     openai/gpt-4o-mini                       Answers briefly.            home
+ * default   anthropic/claude-sonnet-4-5 (key found)  A concise coding assistant…  built-in
+ * reviewer  sonnet (anthropic/claude-sonnet-4-5)     Reviews a diff. (no tools)  .claude/agents
  *
  * warnings:
  *   /home/ana/.rienda/agents/coder.md: ignored keys of other tools: color
@@ -24,6 +24,7 @@ import { agentSources } from "../agents/agent_sources.ts";
 import { type AgentOrigin, listRunnableAgents } from "../agents/catalog.ts";
 import { DEFAULT_AGENT_ID } from "../agents/default_agent.ts";
 import { firstKeyedModel } from "../app/default_model.ts";
+import { fullModelRef } from "../app/resolve_model.ts";
 import { type Config, loadConfig } from "../config/config.ts";
 import { loadCredentials } from "../config/credentials.ts";
 import { resolvePaths } from "../config/paths.ts";
@@ -46,7 +47,7 @@ async function modelColumn(
   io: Io,
   credentialsFile: string,
 ): Promise<string> {
-  if (agent.model !== undefined) return agent.model;
+  if (agent.model !== undefined) return shownModel(config, agent.model);
   if (config.defaultModel !== undefined) return `${config.defaultModel} (default)`;
   if (agent.id !== DEFAULT_AGENT_ID) return "(no model)";
   const found = firstKeyedModel(config, io.env, await loadCredentials(credentialsFile));
@@ -70,6 +71,16 @@ function describeAgent(agent: AgentDefinition): string {
     ? `${first.slice(0, DESCRIPTION_CHARS - 1).trimEnd()}…`
     : first;
   return agent.tools.length === 0 ? `${cut} (no tools)` : cut;
+}
+
+/** A bare model name with what it resolves to: `sonnet (anthropic/claude-sonnet-4-5)`. */
+function shownModel(config: Config, ref: string): string {
+  try {
+    const full = fullModelRef(config, ref);
+    return full === ref ? ref : `${ref} (${full})`;
+  } catch {
+    return `${ref} (unknown model)`;
+  }
 }
 
 /** Lists the agents; exits 1 when a file has problems, so scripts notice. */
