@@ -174,3 +174,23 @@ Deno.test("instructions come from every folder from the project root down to the
   assert.ok(own.includes('<project-instructions file="AGENTS.md">\nAPI rules.'), own);
   assert.ok(!own.includes("Root rules.") && !own.includes("Package rules."), own);
 });
+
+Deno.test("an AGENTS.md over 256 KiB and a SKILL.md over 1 MiB are left out with a diagnostic, read no further", async () => {
+  await using provider = await startFakeProvider([{ text: "ok" }]);
+  await using env = await createTestEnv({ provider });
+  await env.writeFile("workspace/AGENTS.md", `# Rules\n${"Always be careful. ".repeat(20_000)}\n`);
+  await env.writeFile(
+    "workspace/.agents/skills/big/SKILL.md",
+    `---\nname: big\ndescription: Big.\n---\n${"x".repeat(1_100_000)}\n`,
+  );
+  const result = await env.run(["run", "-a", "coder", "hi"]);
+  assert.equal(result.code, 0, result.stderr);
+  assert.match(
+    result.stderr,
+    /instructions: .*AGENTS\.md is larger than 256 KiB, so it was left out \(keep instructions short\)/,
+  );
+  assert.match(result.stderr, /skill "big": the file is larger than 1 MiB, so it was left out/);
+  const system = systemPromptOf(provider.requests[0]);
+  assert.ok(!system.includes("Always be careful"), "the oversized instructions were sent");
+  assert.ok(!system.includes("- big"), system);
+});

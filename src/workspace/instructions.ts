@@ -10,9 +10,13 @@
 import { join, relative } from "node:path";
 import { findProjectRoot, foldersDown } from "../project_root.ts";
 import { errorMessage } from "../unknown.ts";
+import { readTextFileAtMost } from "../read_at_most.ts";
 
 /** The file names looked for in each folder, in order of preference. */
 export const INSTRUCTION_FILES = ["AGENTS.md", "CLAUDE.md"] as const;
+
+/** The largest instructions file used (about 64k tokens); a larger one is left out, with a diagnostic. */
+const MAX_INSTRUCTIONS_BYTES = 256 * 1024;
 
 /** One instructions file. */
 export interface Instructions {
@@ -45,15 +49,19 @@ export async function loadInstructions(workdir: string): Promise<InstructionsRes
 async function loadFolder(folder: string, workdir: string): Promise<InstructionsResult> {
   for (const name of INSTRUCTION_FILES) {
     const path = join(folder, name);
-    let text: string;
+    let read;
     try {
-      text = await Deno.readTextFile(path);
+      read = await readTextFileAtMost(path, MAX_INSTRUCTIONS_BYTES);
     } catch (error) {
       if (error instanceof Deno.errors.NotFound) continue;
       const reason = errorMessage(error);
       return { instructions: [], diagnostics: [`instructions: cannot read ${path}: ${reason}`] };
     }
-    const trimmed = text.replace(/^\uFEFF/, "").replaceAll("\r\n", "\n").trim();
+    if (!read.complete) {
+      const why = `${path} is larger than 256 KiB, so it was left out (keep instructions short)`;
+      return { instructions: [], diagnostics: [`instructions: ${why}`] };
+    }
+    const trimmed = read.text.replace(/^\uFEFF/, "").replaceAll("\r\n", "\n").trim();
     const file = relative(workdir, path);
     return { instructions: trimmed === "" ? [] : [{ file, text: trimmed }], diagnostics: [] };
   }

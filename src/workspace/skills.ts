@@ -16,9 +16,12 @@
 
 import { join } from "node:path";
 import { splitFrontmatter } from "../agents/frontmatter.ts";
-import { isRecord } from "../unknown.ts";
+import { readTextFileAtMost } from "../read_at_most.ts";
 import { parseYaml } from "../config/yaml_source.ts";
-import { errorMessage } from "../unknown.ts";
+import { errorMessage, isRecord } from "../unknown.ts";
+
+/** The largest SKILL.md read; a larger one is left out, with a diagnostic. */
+const MAX_SKILL_BYTES = 1024 * 1024;
 
 /** Where skills live, relative to the workspace. */
 export const SKILLS_DIR = ".agents/skills";
@@ -66,15 +69,21 @@ export async function loadSkills(workdir: string): Promise<SkillsResult> {
   const diagnostics: string[] = [];
   for (const folder of folders) {
     const path = `${SKILLS_DIR}/${folder}/${SKILL_FILE}`;
-    let text: string;
+    let read;
     try {
-      text = await Deno.readTextFile(join(workdir, path));
+      read = await readTextFileAtMost(join(workdir, path), MAX_SKILL_BYTES);
     } catch (error) {
       if (error instanceof Deno.errors.NotFound) continue; // a folder without a skill
       diagnostics.push(`skill "${folder}": cannot read the file: ${errorMessage(error)} (${path})`);
       continue;
     }
-    const parsed = parseSkill(text, folder, path);
+    if (!read.complete) {
+      diagnostics.push(
+        `skill "${folder}": the file is larger than 1 MiB, so it was left out (${path})`,
+      );
+      continue;
+    }
+    const parsed = parseSkill(read.text, folder, path);
     diagnostics.push(
       ...parsed.problems.map((problem) => `skill "${folder}": ${problem} (${path})`),
     );
