@@ -76,6 +76,25 @@ Deno.test("rienda doctor passes on a working installation and reaches the provid
   assert.ok(!result.stdout.includes("test-key"), "a key was printed");
 });
 
+Deno.test("rienda doctor checks the project's agent folders too, and fails on a broken file there", async () => {
+  await using env = await createTestEnv();
+  await Deno.mkdir(`${env.workdir}/.git`);
+  await env.writeFile(
+    "workspace/.claude/agents/reviewer.md",
+    "---\nname: reviewer\ndescription: Reviews code.\ntools: Read, Grep\n---\nReview.\n",
+  );
+  await env.writeFile("workspace/.claude/agents/broken.md", "---\ndescription: [unclosed\n---\n");
+  const sub = `${env.workdir}/src`;
+  await Deno.mkdir(sub);
+  const result = await env.run(["doctor", "--offline"], { cwd: sub });
+  assert.equal(result.code, 1, result.stdout);
+  assert.match(
+    result.stdout,
+    /^fail +agents +1 agent in \S+ \(and 1 in \.claude\/agents of the project\) and the built-in default, 1 broken$/m,
+  );
+  assert.match(result.stdout, /broken\.md/);
+});
+
 Deno.test("rienda doctor fails with the config error and the missing key", async () => {
   await using env = await createTestEnv();
   await env.writeConfig("providers:\n  work:\n    protocol: anthropic\n    base_url: 42\n");

@@ -21,7 +21,7 @@
 
 import { describeKeySource, lookupApiKey } from "../app/api_key.ts";
 import { providerNames, resolveProvider } from "../app/provider_settings.ts";
-import { homeSource } from "../agents/agent_sources.ts";
+import { agentSources, HOME_LABEL } from "../agents/agent_sources.ts";
 import { listAgents } from "../agents/catalog.ts";
 import { DEFAULT_AGENT_ID } from "../agents/default_agent.ts";
 import { checkMcpServers, describeServer } from "../app/mcp_check.ts";
@@ -66,7 +66,7 @@ export async function doctorCommand(
   const paths = resolvePaths(io.env, flags.config === undefined ? {} : { config: flags.config });
   const checks: Check[] = [await checkHome(paths)];
   const config = await checkConfig(paths, checks);
-  checks.push(await checkAgents(paths));
+  checks.push(await checkAgents(paths, io.cwd));
   checks.push(...await checkExtensions(paths, config));
   checks.push(...await checkProviders(io, paths, config, flags.offline));
   checks.push(...await checkMcp(io, config, flags.offline, signal));
@@ -120,13 +120,24 @@ async function checkConfig(paths: RiendaPaths, checks: Check[]): Promise<Config 
   }
 }
 
-async function checkAgents(paths: RiendaPaths): Promise<Check> {
-  const { agents, problems } = await listAgents([homeSource(paths.agentsDir)]);
+/** The agents `-a` finds from the current folder: the project's folders, then the home's. */
+async function checkAgents(paths: RiendaPaths, workdir: string): Promise<Check> {
+  const listing = await listAgents(await agentSources(paths.agentsDir, workdir));
+  const { agents, problems } = listing;
+  const perFolder = new Map<string, number>();
+  for (const { source } of listing.origins.values()) {
+    const folder = source.label === HOME_LABEL ? paths.agentsDir : source.label;
+    perFolder.set(folder, (perFolder.get(folder) ?? 0) + 1);
+  }
+  const plural = (count: number) => `${count} agent${count === 1 ? "" : "s"}`;
+  const where = [...perFolder].filter(([folder]) => folder !== paths.agentsDir)
+    .map(([folder, count]) => `${count} in ${folder}`);
   const builtin = agents.some((agent) => agent.id === DEFAULT_AGENT_ID)
     ? ""
     : " and the built-in default";
-  const summary = `${agents.length} agent${agents.length === 1 ? "" : "s"} in ${paths.agentsDir}` +
-    builtin + (problems.length === 0 ? "" : `, ${problems.length} broken`);
+  const summary = `${plural(perFolder.get(paths.agentsDir) ?? 0)} in ${paths.agentsDir}` +
+    (where.length === 0 ? "" : ` (and ${where.join(", ")} of the project)`) + builtin +
+    (problems.length === 0 ? "" : `, ${problems.length} broken`);
   return {
     // The built-in default agent runs without any file.
     status: problems.length > 0 ? "fail" : "ok",
