@@ -128,7 +128,7 @@ function addTool(
     return;
   }
   if (entry !== tool.name) list.peerMcp.add(entry);
-  add(list, entry, context.lineOf(path, false), policy);
+  add(list, entry, { path, context }, policy);
 }
 
 /** `hooks:`, a list of hook names; Claude Code's event map is ignored (one warning). */
@@ -160,15 +160,46 @@ export function readHooks(value: unknown, context: FieldContext): NameList {
         `invalid hook name ${JSON.stringify(item)} (expected ${NAME_RULE})`,
       );
     } else {
-      add(list, item, context.lineOf(["hooks", index], false), entry.policy);
+      add(list, item, { path: ["hooks", index], context }, entry.policy);
     }
   });
   return list;
 }
 
-function add(list: NameList, name: string, line: number | undefined, policy: HookPolicy): void {
-  if (list.names.includes(name)) return;
+/** An entry's settings as the agent file writes them (`fail_closed: true, timeout_ms: 500`). */
+function settingsText(policy: HookPolicy): string {
+  return [
+    ...(policy.failClosed === undefined ? [] : [`fail_closed: ${policy.failClosed}`]),
+    ...(policy.timeoutMs === undefined ? [] : [`timeout_ms: ${policy.timeoutMs}`]),
+  ].join(", ") || "none";
+}
+
+/**
+ * Adds `name` once: a name listed again collapses to its first entry, unless
+ * its settings differ; that is reported, since a later `fail_closed: true`
+ * would otherwise be dropped without a word and the guard fail open.
+ */
+function add(
+  list: NameList,
+  name: string,
+  at: { readonly path: FieldPath; readonly context: FieldContext },
+  policy: HookPolicy,
+): void {
+  if (list.names.includes(name)) {
+    const first = settingsText(list.policies.get(name) ?? {});
+    if (settingsText(policy) === first) return;
+    const kind = at.path[0] === "hooks" ? "hook" : "tool";
+    report(
+      at.context,
+      at.path,
+      `${kind} "${name}" is listed again with other settings (${
+        settingsText(policy)
+      }; first: ${first}): list it once, with the settings it needs`,
+    );
+    return;
+  }
   list.names.push(name);
+  const line = at.context.lineOf(at.path, false);
   if (line !== undefined) list.lines.set(name, line);
   if (Object.keys(policy).length > 0) list.policies.set(name, policy);
 }

@@ -1,0 +1,64 @@
+/**
+ * Promises of extensions kept under attack: ways a buggy agent file, a
+ * hostile model or a hostile extension could make a guard fail open or
+ * leave a grant, each one pinned after it was found.
+ */
+
+import assert from "node:assert/strict";
+import { lastLine } from "./harness/assertions.ts";
+import { createTestEnv, type TestEnv } from "./harness/env.ts";
+import { startFakeProvider } from "./harness/fake_provider.ts";
+
+const THROWING_GUARD = `module.exports = {
+  beforeToolExecute: function () { throw new Error("boom"); },
+};
+`;
+
+/** A provider that asks for one shell call touching `ran`, then answers. */
+function touchScript() {
+  return [
+    { toolCalls: [{ name: "shell", arguments: { command: "touch ran" } }] },
+    { text: "done" },
+  ];
+}
+
+async function ran(env: TestEnv): Promise<boolean> {
+  return await Deno.stat(`${env.workdir}/ran`).then(() => true, () => false);
+}
+
+Deno.test("a guard listed again with fail_closed: true is an error, never a guard that fails open", async () => {
+  await using provider = await startFakeProvider(touchScript());
+  await using env = await createTestEnv({ provider });
+  await env.writeHook("guard", THROWING_GUARD);
+  const agent = await env.writeAgent("guarded", {
+    description: "Guarded.",
+    tools: ["shell"],
+    hooks: ["guard", { name: "guard", fail_closed: true }],
+  });
+  const result = await env.run(["run", "-a", "guarded", "go"]);
+  assert.equal(result.code, 1, result.stderr);
+  assert.equal(await ran(env), false, "the tool ran past a guard the agent says fails closed");
+  assert.equal(provider.requests.length, 0);
+  assert.match(
+    lastLine(result.stderr),
+    new RegExp(
+      `^rienda: ${agent}:\\d+: hooks\\[1\\]: hook "guard" is listed again with other settings ` +
+        `\\(fail_closed: true; first: none\\): list it once`,
+    ),
+  );
+});
+
+Deno.test("a hook listed twice with the same settings collapses to one invocation", async () => {
+  await using provider = await startFakeProvider(touchScript());
+  await using env = await createTestEnv({ provider });
+  await env.writeHook("guard", THROWING_GUARD);
+  await env.writeAgent("guarded", {
+    description: "Guarded.",
+    tools: ["shell"],
+    hooks: [{ name: "guard", fail_closed: true }, { name: "guard", fail_closed: true }],
+  });
+  const result = await env.run(["run", "-a", "guarded", "go"]);
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(await ran(env), false);
+  assert.equal(result.stderr.split(`hook "guard" failed closed`).length - 1, 1, result.stderr);
+});
