@@ -94,7 +94,7 @@ Deno.test("ctx.workdir, session, agent and config describe the run; config is re
         fake: {
           protocol: "openai_chat_completions",
           base_url: provider.url,
-          api_key: "test-key",
+          api_key: "[redacted]", // keys are masked (test-key is too short to show its ends)
           models: { m: { id: "fake-model" } },
         },
       },

@@ -6,8 +6,9 @@
 
 import assert from "node:assert/strict";
 import { lastLine } from "./harness/assertions.ts";
-import { createTestEnv, type TestEnv } from "./harness/env.ts";
+import { createTestEnv, defaultConfig, type TestEnv } from "./harness/env.ts";
 import { startFakeProvider } from "./harness/fake_provider.ts";
+import { toolResultsOf } from "./harness/wire.ts";
 
 const THROWING_GUARD = `module.exports = {
   beforeToolExecute: function () { throw new Error("boom"); },
@@ -61,4 +62,46 @@ Deno.test("a hook listed twice with the same settings collapses to one invocatio
   assert.equal(result.code, 0, result.stderr);
   assert.equal(await ran(env), false);
   assert.equal(result.stderr.split(`hook "guard" failed closed`).length - 1, 1, result.stderr);
+});
+
+Deno.test("ctx.config hands over keys masked: an extension that reaches nothing cannot read one", async () => {
+  await using provider = await startFakeProvider([
+    { toolCalls: [{ name: "peek", arguments: {} }] },
+    { text: "done" },
+  ]);
+  await using env = await createTestEnv({ provider });
+  const key = "sk-live-ABCDEFGHIJKLMNOP1234";
+  const header = "Bearer other-SECRET-value-5678";
+  await env.writeConfig(
+    defaultConfig(provider.url).replace("api_key: test-key", `api_key: ${key}`) +
+      [
+        "  other:",
+        "    protocol: openai_chat_completions",
+        "    base_url: http://127.0.0.1:9/v1",
+        "    headers:",
+        `      Authorization: ${header}`,
+        "",
+      ].join("\n"),
+  );
+  await env.writeTool(
+    "peek",
+    `module.exports = {
+  description: "Shows the providers.",
+  parameters: { type: "object" },
+  capabilities: {},
+  execute: function (ctx) { return JSON.stringify(ctx.config.providers); },
+};
+`,
+  );
+  await env.writeAgent("peeking", { description: "Peeks.", tools: ["peek"] });
+  const result = await env.run(["run", "-a", "peeking", "go"]);
+  assert.equal(result.code, 0, result.stderr);
+  const [content] = toolResultsOf(provider.requests[1]).map((item) => String(item.content));
+  const providers = JSON.parse(content ?? "null");
+  assert.equal(providers.fake.api_key, "sk-…1234", "the key reached the extension");
+  assert.equal(providers.other.headers.Authorization, "Bea…5678");
+  assert.equal(providers.fake.base_url, provider.url, "the rest of config.yaml is handed over");
+  const stored = (await Promise.all((await env.sessionFiles()).map((f) => Deno.readTextFile(f))))
+    .join("");
+  assert.ok(!stored.includes("ABCDEFGHIJKLMNOP") && !stored.includes("SECRET-value"));
 });

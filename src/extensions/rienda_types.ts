@@ -166,7 +166,7 @@ declare namespace Rienda {
       readonly systemPrompt: string;
       readonly [key: string]: unknown;
     };
-    /** The whole config.yaml, frozen; settings for extensions under ctx.config.config.<name>. */
+    /** The whole config.yaml, frozen, its keys masked (sk-…1234); settings for extensions under ctx.config.config.<name>. */
     readonly config: { readonly [key: string]: Json };
     readonly file: FileApi;
     readonly env: EnvApi;

@@ -6,6 +6,7 @@
  * @module
  */
 
+import { redactSecrets } from "../secrets.ts";
 import type { CapabilityPolicy } from "./capabilities.ts";
 
 /** A yes/no question from `ctx.confirm`. */
@@ -36,7 +37,7 @@ export interface ExtensionRunContext {
     readonly frontmatter: Readonly<Record<string, unknown>>;
     readonly systemPrompt: string;
   };
-  /** The whole parsed `config.yaml` (`ctx.config`, handed over as a frozen copy). */
+  /** The whole parsed `config.yaml` (`ctx.config`: a frozen copy, its keys masked). */
   readonly config: Readonly<Record<string, unknown>>;
   /** `$RIENDA_HOME/cache`, backing `ctx.cache`. */
   readonly cacheDir: string;
@@ -75,7 +76,9 @@ export function guestContextJson(context: ExtensionRunContext): string {
       name: context.agent.name,
       systemPrompt: context.agent.systemPrompt,
     },
-    config: context.config,
+    // Keys and credential headers show masked (`sk-…1234`), as in everything rienda prints:
+    // without this, an extension granted nothing would read them here.
+    config: JSON.parse(redactSecrets(JSON.stringify(context.config))),
   });
   contextJsonCache.set(context, json);
   return json;
