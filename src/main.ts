@@ -33,6 +33,14 @@ const INTERRUPT_SIGNALS: readonly Deno.Signal[] = Deno.build.os === "windows"
 /** Signals closer than this to the first one are the same interrupt delivered twice. */
 const DUPLICATE_SIGNAL_MS = 300;
 
+/**
+ * The most an interrupted run may take to wind down: `afterRun`'s grace
+ * (2 s), the 1 s the engine then still waits, and 1 s to store the session.
+ * Past it rienda exits whatever it still waits on (a named pipe nobody
+ * writes, given as config.yaml or an agent file, blocks its reader forever).
+ */
+const WIND_DOWN_MS = 4_000;
+
 /** How long output still queued for a pipe may delay the exit once the run was interrupted. */
 const DRAIN_AFTER_INTERRUPT_MS = 300;
 
@@ -105,18 +113,25 @@ async function main(): Promise<number> {
   const io = createIo();
   const interrupts = new AbortController();
   let firstSignalAt = 0;
+  const exitInterrupted = () => {
+    killAllProcessGroups();
+    io.stderr.write(INTERRUPTED_LINE);
+    io.flush();
+    Deno.exit(EXIT.interrupted);
+  };
+  let windDown: ReturnType<typeof setTimeout> | undefined;
   const onSignal = () => {
     // A terminal's Ctrl+C reaches both `deno task` and the program, which then
     // sees it twice within a few milliseconds: only a later one is a second press.
     if (interrupts.signal.aborted && Date.now() - firstSignalAt > DUPLICATE_SIGNAL_MS) {
       // A second interrupt does not wait for the run to wind down.
-      killAllProcessGroups();
-      io.stderr.write(INTERRUPTED_LINE);
-      io.flush();
-      Deno.exit(EXIT.interrupted);
+      exitInterrupted();
     }
     if (interrupts.signal.aborted) return;
     firstSignalAt = Date.now();
+    const timer = setTimeout(exitInterrupted, WIND_DOWN_MS);
+    Deno.unrefTimer(timer);
+    windDown = timer;
     // Stopping comes first: output waiting for a reader no longer holds anything up.
     io.interrupted();
     interrupts.abort(new DOMException("the run was interrupted", "AbortError"));
@@ -137,6 +152,7 @@ async function main(): Promise<number> {
     code = EXIT.failure;
   }
   for (const name of INTERRUPT_SIGNALS) Deno.removeSignalListener(name, onSignal);
+  clearTimeout(windDown);
   return interrupts.signal.aborted ? EXIT.interrupted : code;
 }
 

@@ -105,3 +105,44 @@ Deno.test("ctx.config hands over keys masked: an extension that reaches nothing 
     .join("");
   assert.ok(!stored.includes("ABCDEFGHIJKLMNOP") && !stored.includes("SECRET-value"));
 });
+
+/** Replaces `path` by a named pipe nobody writes to: opening it for reading waits forever. */
+async function makeFifo(path: string): Promise<void> {
+  await Deno.remove(path).catch(() => {});
+  const made = await new Deno.Command("mkfifo", { args: [path] }).output();
+  assert.ok(made.success, "mkfifo failed");
+}
+
+/**
+ * Interrupts `process` once; null when it is still running 10 s later (a
+ * second interrupt then ends it, so a failing test does not hang).
+ */
+async function exitAfterInterrupt(
+  process: { kill(s: Deno.Signal): void; wait(): Promise<{ code: number; stderr: string }> },
+) {
+  process.kill("SIGINT");
+  const exited = process.wait();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const backstop = new Promise<null>((resolve) => timer = setTimeout(() => resolve(null), 10_000));
+  const result = await Promise.race([exited, backstop]);
+  clearTimeout(timer);
+  if (result === null) {
+    process.kill("SIGINT");
+    await exited;
+  }
+  return result;
+}
+
+Deno.test("an interrupt ends a run stuck opening config.yaml on a pipe nobody writes (exit 130)", async () => {
+  await using provider = await startFakeProvider([{ text: "never asked" }]);
+  await using env = await createTestEnv({ provider });
+  await makeFifo(`${env.home}/config.yaml`);
+  await using process = await env.start(["run", "go"]);
+  // Nothing is printed before the config is read: give the run time to reach the open.
+  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  const result = await exitAfterInterrupt(process);
+  assert.notEqual(result, null, "still running 10 s after SIGINT");
+  assert.equal(result?.code, 130, result?.stderr);
+  assert.equal(lastLine(result?.stderr ?? ""), "rienda: the run was interrupted");
+  assert.equal(provider.requests.length, 0);
+});
