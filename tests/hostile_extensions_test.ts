@@ -146,3 +146,49 @@ Deno.test("an interrupt ends a run stuck opening config.yaml on a pipe nobody wr
   assert.equal(lastLine(result?.stderr ?? ""), "rienda: the run was interrupted");
   assert.equal(provider.requests.length, 0);
 });
+
+/** Runs the guarded agent once so its guard's exports are remembered; returns the cache entry. */
+async function warmGuard(env: TestEnv): Promise<string> {
+  await env.writeHook(
+    "guard",
+    `module.exports = {
+  failClosed: true,
+  beforeToolExecute: function () { throw new Error("boom"); },
+};
+`,
+  );
+  await env.writeAgent("guarded", { description: "Guarded.", tools: ["shell"], hooks: ["guard"] });
+  await env.run(["run", "-a", "guarded", "--no-session", "warm"]);
+  const dir = `${env.home}/exports-cache`;
+  const [entry] = [...Deno.readDirSync(dir)].map((item) => `${dir}/${item.name}`);
+  assert.ok(entry !== undefined, "no exports were remembered");
+  return entry;
+}
+
+for (
+  const [what, spoil] of [
+    ["holds JSON null", (entry: string) => Deno.writeTextFile(entry, "null")],
+    ["holds a list", (entry: string) => Deno.writeTextFile(entry, "[]")],
+    ["is a named pipe nobody writes", makeFifo],
+  ] as const
+) {
+  Deno.test(`a guard whose remembered exports entry ${what} is read again and still refuses`, async () => {
+    await using provider = await startFakeProvider([{ text: "warm" }, ...touchScript()]);
+    await using env = await createTestEnv({ provider });
+    await spoil(await warmGuard(env));
+    await using process = await env.start(["run", "-a", "guarded", "go"]);
+    const exited = process.wait();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const stuck = new Promise<null>((resolve) => timer = setTimeout(() => resolve(null), 15_000));
+    const result = await Promise.race([exited, stuck]);
+    clearTimeout(timer);
+    if (result === null) {
+      process.kill("SIGINT");
+      await exited;
+    }
+    assert.notEqual(result, null, "the run was still loading its guard after 15 s");
+    assert.equal(result?.code, 0, result?.stderr);
+    assert.equal(await ran(env), false, "the tool ran past the guard");
+    assert.match(result?.stderr ?? "", /hook "guard" failed closed: boom/);
+  });
+}

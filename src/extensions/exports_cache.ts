@@ -12,7 +12,8 @@
  * - Only a successful reading is kept (a broken module is read every time).
  * - Files are named `<kind>-<name>-<key>.json`; remembering a reading
  *   removes the extension's earlier ones, so editing a tool leaves one file.
- * - Best effort: a cache that cannot be read or written is no cache.
+ * - Best effort: a cache that cannot be read or written is no cache, nor is
+ *   an entry that is not a plain file or (`load_module.ts`) not a report.
  * - Files are 0600 in a 0700 folder, written to a temporary file and
  *   renamed, like the entries of `ctx.cache`.
  *
@@ -42,8 +43,10 @@ export async function cachedExports(
   source: string,
 ): Promise<unknown> {
   try {
-    const file = `${owner.kind}-${owner.name}-${await keyOf(source)}.json`;
-    return JSON.parse(await Deno.readTextFile(join(dir, file)));
+    const path = join(dir, `${owner.kind}-${owner.name}-${await keyOf(source)}.json`);
+    // Only a plain file: opening a named pipe put there would wait for a writer forever.
+    if (!(await Deno.lstat(path)).isFile) return undefined;
+    return JSON.parse(await Deno.readTextFile(path));
   } catch {
     return undefined;
   }

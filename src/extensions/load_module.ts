@@ -218,7 +218,10 @@ async function inspect(
   const cached = cacheDir === undefined
     ? undefined
     : await cachedExports(cacheDir, extension, source);
-  if (cached !== undefined) return { kind: "value", value: { kind: "json", value: cached } };
+  // An entry edited into something else than a report is no entry: the module is read again.
+  if (cached !== undefined && parseReport(cached) !== null) {
+    return { kind: "value", value: { kind: "json", value: cached } };
+  }
   const result = await host.inspect(source, signal);
   if (cacheDir !== undefined && result.kind === "value" && result.value.kind === "json") {
     await rememberExports(cacheDir, extension, source, result.value.value);
