@@ -1,5 +1,5 @@
 /**
- * What came back from a guest, decoded from the prelude's JSON (a typed
+ * What came back from a guest, decoded from the worker's JSON (a typed
  * boundary: nothing is trusted), and how guest errors are worded for users:
  * the message and the line in the user's `index.js`, never host frames.
  *

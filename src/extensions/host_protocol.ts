@@ -80,7 +80,7 @@ export type GuestJob =
 
 /** How a guest job ended, as the worker reports it. */
 export type JobOutcome =
-  /** `resultJson` is the guest's encoding of its value (see `guest_prelude.ts`). */
+  /** `resultJson` is the guest's encoding of its value (see `worker/guest_runtime.ts`). */
   | { readonly kind: "value"; readonly resultJson: string }
   | { readonly kind: "interrupted" }
   | { readonly kind: "timeout" }

@@ -152,6 +152,13 @@ Deno.test("ExtensionHost", async (t) => {
     assert.equal(returned(await runTool(host, context, body)), true);
   });
 
+  await t.step("call() keeps ctx working when user code replaces prototypes", async () => {
+    const body = `Array.prototype.push = null; Array.prototype.slice = null;
+      Function.prototype.apply = null; Object.prototype.v = "planted";
+      return [ctx.env.get("HOME") !== null, ctx.cache.set("k", "v"), typeof ctx.file.exists];`;
+    assert.deepEqual(returned(await runTool(host, context, body)), [true, null, "function"]);
+  });
+
   await t.step("call() runs 2,000 invocations without growing", async () => {
     const body =
       `const big = new Array(1000).fill("x").join(""); return big.length + ctx.file.exists(".");`;

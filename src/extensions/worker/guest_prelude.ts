@@ -1,25 +1,14 @@
 /**
- * The guest-side half of the bridge: JavaScript compiled in every fresh
- * QuickJS context before the user's module. It builds `ctx` on top of two
- * host functions. It is kept small on purpose: QuickJS compiles it for every
- * context, at about 0.13 ms per KB.
- *
- * - `host(name, argsJson)` blocks until the host answers `{"v": value}` or
- *   `{"e": {"name", "message"}}`; the prelude throws the latter as a guest error.
- * - `emit(name, text)` sends a live event (`log`, `notify`) without waiting;
- *   it returns an error message for a malformed notice, else "".
- * - `run` returns the export's value, or a native promise for a thenable;
- *   errors escape to the worker, which reads them with `dump`.
- * - `json(value)` is `JSON.stringify` as it was before user code ran
- *   (undefined when the value cannot be encoded).
- *
- * Nothing is left on the guest's global object: the prelude is a function
- * expression whose handles only the worker holds.
+ * The names and the little JavaScript the worker puts around a user's module:
+ * the CommonJS wrapper, the ES module glue and the export inspector (compiled
+ * only when a module is inspected or is an ES module). `ctx` itself is built
+ * from host functions (`guest_ctx.ts`), so a fresh context compiles nothing
+ * for it.
  *
  * @module
  */
 
-/** The file name guest frames of the prelude carry (never shown to users). */
+/** The file name guest frames of this glue carry (never shown to users). */
 export const PRELUDE_FILE = "<rienda>";
 
 /** The file name the user's module is evaluated under; error lines refer to it. */
@@ -69,57 +58,6 @@ return function (module) {
   Object.keys(ns).forEach(function (k) { if (k !== "default") e[k] = ns[k]; });
   module.exports = e;
 };
-})`;
-
-/** The prelude: `(function (host, emit) { … return { run, json }; })`. */
-export const PRELUDE_SOURCE = `(function (host, emit) {
-"use strict";
-var U = ${JSON.stringify(UNDEFINED_ARGUMENT)}, stringify = JSON.stringify, parse = JSON.parse;
-var NAMES = ${JSON.stringify(HOST_FUNCTIONS)};
-function fail(type, message) {
-  throw new (type === "TypeError" ? TypeError : type === "RangeError" ? RangeError : Error)(message);
-}
-function kind(v) { return v === null ? "null" : Array.isArray(v) ? "array" : typeof v; }
-function call(name, args) {
-  var list = [], text;
-  for (var i = 0; i < args.length; i++) list.push(args[i] === undefined ? U : args[i]);
-  try { text = stringify(list); } catch (e) { fail("TypeError", "ctx." + name + ": arguments must be plain data"); }
-  var reply = parse(host(name, text));
-  if (reply.e) fail(reply.e.name, reply.e.message);
-  return reply.v;
-}
-function freeze(v) {
-  if (v !== null && typeof v === "object" && !Object.isFrozen(v)) { Object.freeze(v); for (var k in v) freeze(v[k]); }
-  return v;
-}
-function makeContext(d) {
-  var ctx = { workdir: d.workdir, session: freeze(d.session), agent: freeze(d.agent), config: freeze(d.config),
-    log: function (text) {
-      if (typeof text !== "string") fail("TypeError", "ctx.log: text must be a string (found " + kind(text) + ")");
-      emit("log", text);
-    },
-    notify: function (notice) {
-      if (notice === null || typeof notice !== "object") fail("TypeError", "ctx.notify: expected { title, body } (found " + kind(notice) + ")");
-      var problem = emit("notify", stringify(notice));
-      if (problem) fail("TypeError", problem);
-    } };
-  NAMES.forEach(function (name) {
-    var parts = name.split("."), space = ctx;
-    if (parts.length > 1) space = ctx[parts[0]] || (ctx[parts[0]] = {});
-    space[parts[parts.length - 1]] = function () { return call(name, Array.prototype.slice.call(arguments)); };
-  });
-  return ctx;
-}
-function run(factory, contextJson, entry, argsJson) {
-  var module = { exports: {} };
-  factory(module, module.exports);
-  var exported = module.exports, target = exported == null ? undefined : exported[entry];
-  if (typeof target !== "function") fail("TypeError", "module.exports." + entry + " is not a function (found " + kind(target) + ")");
-  var v = target.apply(exported, [makeContext(parse(contextJson))].concat(parse(argsJson)));
-  return v !== null && (typeof v === "object" || typeof v === "function") && typeof v.then === "function" ? Promise.resolve(v) : v;
-}
-function json(v) { try { return stringify(v); } catch (e) { return undefined; } }
-return { run: run, json: json };
 })`;
 
 /**

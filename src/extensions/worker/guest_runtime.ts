@@ -1,6 +1,6 @@
 /**
- * One fresh QuickJS runtime and context with the prelude installed, used for
- * exactly one job and then disposed. The worker prepares the next one while
+ * One fresh QuickJS runtime and context with `ctx` built, used for exactly
+ * one job and then disposed. The worker prepares the next one while
  * idle, so a job pays only for evaluating the user's module and its call.
  *
  * A job's outcome is encoded as JSON for the host: `{"k":"json","v":…}`,
@@ -17,33 +17,39 @@ import type {
   QuickJSWASMModule,
 } from "quickjs-emscripten-core";
 import type { GuestJob, GuestLimits } from "../host_protocol.ts";
-import { checkNotice } from "./guest_events.ts";
+import { Lifetime } from "quickjs-emscripten-core";
+import {
+  createCtx,
+  type CtxHooks,
+  disposeCtx,
+  fillCtx,
+  type GuestCtx,
+  kindOf,
+  parse,
+  readProperty,
+  resolvePromise,
+  stringify,
+} from "./guest_ctx.ts";
 import {
   ESM_FACTORY_SOURCE,
   INSPECT_SOURCE,
   MODULE_FILE,
   PRELUDE_FILE,
-  PRELUDE_SOURCE,
   wrapModuleSource,
 } from "./guest_prelude.ts";
 import { findDeepNesting, MAX_SOURCE_NESTING } from "./source_nesting.ts";
 
 /** What a guest needs from the worker around it. */
-export interface GuestHooks {
-  /** Performs a host call and returns the reply JSON; blocks the guest meanwhile. */
-  hostCall(name: string, argsJson: string): string;
-  /** Sends a live event without waiting. */
-  emit(name: string, text: string): void;
+export interface GuestHooks extends CtxHooks {
   /** Polled by QuickJS while guest code runs; true stops it with an uncatchable error. */
   shouldInterrupt(): boolean;
 }
 
-/** A fresh runtime and context, ready for one job. */
+/** A fresh runtime and context with `ctx` built, ready for one job. */
 export interface Guest {
   readonly runtime: QuickJSRuntime;
   readonly context: QuickJSContext;
-  readonly run: QuickJSHandle;
-  readonly json: QuickJSHandle;
+  readonly bridge: GuestCtx;
 }
 
 /** The guest's exception as the host reports it. */
@@ -67,14 +73,21 @@ function describeFailure(context: QuickJSContext, error: QuickJSHandle): string 
   return JSON.stringify({ k: "threw", name, message, stack });
 }
 
+/** The failure of a guest step, its error handle consumed. */
+function failureOf(context: QuickJSContext, error: QuickJSHandle): { failure: string } {
+  const failure = describeFailure(context, error);
+  error.dispose();
+  return { failure };
+}
+
 function unwrap(context: QuickJSContext, result: ReturnType<QuickJSContext["evalCode"]>) {
   if (result.error === undefined) return result.value;
   const detail = describeFailure(context, result.error);
   result.error.dispose();
-  throw new Error(`the extension prelude failed: ${detail}`);
+  throw new Error(`the extension glue failed: ${detail}`);
 }
 
-/** Creates a runtime and context with the prelude's functions, nothing on the global object. */
+/** Creates a runtime and context with `ctx` built from host functions, nothing on the global object. */
 export function createGuest(
   engine: QuickJSWASMModule,
   limits: GuestLimits,
@@ -86,33 +99,12 @@ export function createGuest(
     interruptHandler: () => hooks.shouldInterrupt(),
   });
   const context = runtime.newContext();
-  const host = context.newFunction("host", (name, args) => {
-    return context.newString(hooks.hostCall(context.getString(name), context.getString(args)));
-  });
-  const emit = context.newFunction("emit", (nameHandle, textHandle) => {
-    const name = context.getString(nameHandle);
-    const text = context.getString(textHandle);
-    const problem = name === "notify" ? checkNotice(text) : "";
-    if (problem === "") hooks.emit(name, text);
-    return context.newString(problem);
-  });
-  const prelude = unwrap(context, context.evalCode(PRELUDE_SOURCE, PRELUDE_FILE));
-  const api = unwrap(context, context.callFunction(prelude, context.undefined, host, emit));
-  const guest = {
-    runtime,
-    context,
-    run: context.getProp(api, "run"),
-    json: context.getProp(api, "json"),
-  };
-  for (const handle of [api, prelude, emit, host]) handle.dispose();
-  return guest;
+  return { runtime, context, bridge: createCtx(context, hooks) };
 }
 
 /** Frees a guest; QuickJS aborts the module here if a handle leaked, so callers catch. */
 export function disposeGuest(guest: Guest): void {
-  for (const handle of [guest.run, guest.json]) {
-    if (handle.alive) handle.dispose();
-  }
+  disposeCtx(guest.bridge);
   guest.context.dispose();
   guest.runtime.dispose();
 }
@@ -122,12 +114,11 @@ function callGuest(
   guest: Guest,
   fn: QuickJSHandle,
   args: QuickJSHandle[],
+  thisValue: QuickJSHandle = guest.context.undefined,
 ): { value: QuickJSHandle } | { failure: string } {
-  const result = guest.context.callFunction(fn, guest.context.undefined, ...args);
+  const result = guest.context.callFunction(fn, thisValue, args);
   if (result.error === undefined) return { value: result.value };
-  const failure = describeFailure(guest.context, result.error);
-  result.error.dispose();
-  return { failure };
+  return failureOf(guest.context, result.error);
 }
 
 /** The JSON encoding of a returned value (see the module doc). */
@@ -137,12 +128,7 @@ function encodeValue(guest: Guest, value: QuickJSHandle): string {
   if (type === "function" || type === "symbol" || type === "bigint") {
     return JSON.stringify({ k: "opaque", type });
   }
-  const encoded = callGuest(guest, guest.json, [value]);
-  if ("failure" in encoded) return encoded.failure;
-  const json = guest.context.typeof(encoded.value) === "string"
-    ? guest.context.getString(encoded.value)
-    : null;
-  encoded.value.dispose();
+  const json = stringify(guest.bridge, value);
   return json === null ? JSON.stringify({ k: "opaque", type }) : `{"k":"json","v":${json}}`;
 }
 
@@ -173,36 +159,100 @@ function settle(guest: Guest, promise: QuickJSHandle, entry: string): string {
   return text;
 }
 
-function isPromise(context: QuickJSContext, value: QuickJSHandle): boolean {
-  if (context.typeof(value) !== "object") return false;
-  const state = context.getPromiseState(value);
-  if (state.type === "fulfilled" && state.notAPromise === true) return false;
-  if (state.type === "fulfilled") state.value.dispose();
-  if (state.type === "rejected") state.error.dispose();
-  return true;
+/** A failure the host words itself (no guest frame to point at). */
+function threw(name: string, message: string): string {
+  return JSON.stringify({ k: "threw", name, message, stack: "" });
 }
 
-function callJob(guest: Guest, job: Extract<GuestJob, { type: "call" }>, factory: QuickJSHandle) {
-  const { context } = guest;
-  const args = [
-    context.newString(job.contextJson),
-    context.newString(job.entry),
-    context.newString(job.argsJson),
-  ];
+/** Steps that throw a guest error as a handle ({@link parse}, {@link fillCtx}) as a failure. */
+function guarded(context: QuickJSContext, steps: () => string): string {
   try {
-    const result = callGuest(guest, guest.run, [factory, ...args]);
-    if ("failure" in result) return result.failure;
-    try {
-      // The prelude turns thenables into native promises; anything else is the value itself.
-      return isPromise(context, result.value)
-        ? settle(guest, result.value, job.entry)
-        : encodeValue(guest, result.value);
-    } finally {
-      result.value.dispose();
-    }
+    return steps();
+  } catch (error) {
+    if (error instanceof Lifetime && error.alive) return failureOf(context, error).failure;
+    throw error;
+  }
+}
+
+/** The export's arguments: `ctx`, then the job's JSON arguments. */
+function callArguments(guest: Guest, argsJson: string): QuickJSHandle[] {
+  const { context, bridge } = guest;
+  const list = parse(bridge, argsJson);
+  try {
+    const count = context.getLength(list) ?? 0;
+    return Array.from({ length: count }, (_, index) => context.getProp(list, index));
+  } finally {
+    list.dispose();
+  }
+}
+
+/** Calls the export with `ctx` filled in; a thenable it returns is settled first. */
+function callExport(
+  guest: Guest,
+  job: Extract<GuestJob, { type: "call" }>,
+  exported: QuickJSHandle,
+  target: QuickJSHandle,
+): string {
+  const { context, bridge } = guest;
+  fillCtx(bridge, job.contextJson);
+  const args = callArguments(guest, job.argsJson);
+  let result: { value: QuickJSHandle } | { failure: string };
+  try {
+    result = callGuest(guest, target, [bridge.ctx, ...args], exported);
   } finally {
     for (const handle of args) handle.dispose();
   }
+  if ("failure" in result) return result.failure;
+  const value = result.value;
+  try {
+    const type = context.typeof(value);
+    if ((type !== "object" && type !== "function") || context.sameValue(value, context.null)) {
+      return encodeValue(guest, value);
+    }
+    const then = readProperty(bridge, value, "then");
+    if ("error" in then) return failureOf(context, then.error).failure;
+    const thenable = context.typeof(then.value) === "function";
+    then.value.dispose();
+    if (!thenable) return encodeValue(guest, value);
+    const promise = resolvePromise(bridge, value);
+    if ("error" in promise) return failureOf(context, promise.error).failure;
+    try {
+      return settle(guest, promise.value, job.entry);
+    } finally {
+      promise.value.dispose();
+    }
+  } finally {
+    value.dispose();
+  }
+}
+
+function callJob(guest: Guest, job: Extract<GuestJob, { type: "call" }>, factory: QuickJSHandle) {
+  const { context, bridge } = guest;
+  const ran = callGuest(guest, factory, [bridge.module, bridge.exports]);
+  if ("failure" in ran) return ran.failure;
+  ran.value.dispose();
+  return guarded(context, () => {
+    const exported = readProperty(bridge, bridge.module, "exports");
+    if ("error" in exported) return failureOf(context, exported.error).failure;
+    try {
+      const target = readProperty(bridge, exported.value, job.entry);
+      if ("error" in target) return failureOf(context, target.error).failure;
+      try {
+        if (context.typeof(target.value) !== "function") {
+          const found = kindOf(bridge, target.value);
+          return threw(
+            "TypeError",
+            `module.exports.${job.entry} is not a function (found ${found})`,
+          );
+        }
+        return callExport(guest, job, exported.value, target.value);
+      } finally {
+        target.value.dispose();
+      }
+    } finally {
+      exported.value.dispose();
+    }
+  });
 }
 
 function inspectJob(guest: Guest, factory: QuickJSHandle): string {
