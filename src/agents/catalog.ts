@@ -72,7 +72,9 @@ export async function loadAgent(
   let notFound: unknown;
   for (const source of sources) {
     try {
-      return await loadAgentFile(agentPath(source.dir, id), { peer: source.peer });
+      const agent = await loadAgentFile(agentPath(source.dir, id), { peer: source.peer });
+      const last = sources.at(-1);
+      return source === last || last === undefined ? agent : await saysWhatItHides(agent, last);
     } catch (error) {
       if (!(error instanceof AgentFileError) || !(error.cause instanceof Deno.errors.NotFound)) {
         throw error;
@@ -100,6 +102,25 @@ export async function loadAgent(
     `agent ${JSON.stringify(id)} not found: ${looked} (available: ${ids.join(", ")})`,
     { path: agentPath(home, id), cause: notFound },
   );
+}
+
+/**
+ * `agent` (of a project folder) with a warning when it hides the file of the
+ * same id in `home` and does not run all of that file's hooks: a cloned
+ * repository would otherwise drop a guard of yours without a word.
+ */
+async function saysWhatItHides(agent: AgentDefinition, home: AgentSource) {
+  let hidden: AgentDefinition;
+  try {
+    hidden = await loadAgentFile(agentPath(home.dir, agent.id), { peer: home.peer });
+  } catch {
+    return agent; // none there, or broken: nothing of it would have run
+  }
+  const dropped = hidden.hooks.filter((hook) => !agent.hooks.includes(hook));
+  if (dropped.length === 0) return agent;
+  const warning = `${agent.path} takes the place of ${hidden.path}, ` +
+    `and runs without its hooks: ${dropped.join(", ")}`;
+  return { ...agent, warnings: [...agent.warnings, warning] };
 }
 
 /** The ids of the `.md` files of the folders that are valid names, sorted, without loading them. */
