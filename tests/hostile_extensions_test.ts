@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { lastLine } from "./harness/assertions.ts";
 import { createTestEnv, defaultConfig, type TestEnv } from "./harness/env.ts";
 import { startFakeProvider } from "./harness/fake_provider.ts";
+import { descendantRunning } from "./harness/processes.ts";
 import { toolResultsOf } from "./harness/wire.ts";
 
 const THROWING_GUARD = `module.exports = {
@@ -113,6 +114,20 @@ async function makeFifo(path: string): Promise<void> {
   assert.ok(made.success, "mkfifo failed");
 }
 
+/** Resolves once the rienda process below `ancestor` catches SIGINT (its handler is installed). */
+async function interruptsHandled(ancestor: number): Promise<void> {
+  for (let tries = 0; tries < 600; tries++) {
+    const pid = await descendantRunning(ancestor, "src/main.ts");
+    const status = pid === null
+      ? ""
+      : await Deno.readTextFile(`/proc/${pid}/status`).catch(() => "");
+    const caught = /^SigCgt:\s*([0-9a-f]+)$/m.exec(status)?.[1];
+    if (caught !== undefined && (BigInt(`0x${caught}`) & 2n) !== 0n) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error("rienda never installed its SIGINT handler");
+}
+
 /**
  * Interrupts `process` once; null when it is still running 10 s later (a
  * second interrupt then ends it, so a failing test does not hang).
@@ -138,8 +153,8 @@ Deno.test("an interrupt ends a run stuck opening config.yaml on a pipe nobody wr
   await using env = await createTestEnv({ provider });
   await makeFifo(`${env.home}/config.yaml`);
   await using process = await env.start(["run", "go"]);
-  // Nothing is printed before the config is read: give the run time to reach the open.
-  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  // Nothing is printed before the config is read: wait until rienda handles SIGINT.
+  await interruptsHandled(process.pid);
   const result = await exitAfterInterrupt(process);
   assert.notEqual(result, null, "still running 10 s after SIGINT");
   assert.equal(result?.code, 130, result?.stderr);
