@@ -113,10 +113,12 @@ async function main(): Promise<number> {
   const io = createIo();
   const interrupts = new AbortController();
   let firstSignalAt = 0;
-  const exitInterrupted = () => {
+  const exitInterrupted = async () => {
     killAllProcessGroups();
     io.stderr.write(INTERRUPTED_LINE);
     io.flush();
+    // A pipe is written asynchronously: give the line its (short, bounded) chance to get out.
+    await io.drained(interrupts.signal);
     Deno.exit(EXIT.interrupted);
   };
   let windDown: ReturnType<typeof setTimeout> | undefined;
@@ -125,11 +127,12 @@ async function main(): Promise<number> {
     // sees it twice within a few milliseconds: only a later one is a second press.
     if (interrupts.signal.aborted && Date.now() - firstSignalAt > DUPLICATE_SIGNAL_MS) {
       // A second interrupt does not wait for the run to wind down.
-      exitInterrupted();
+      void exitInterrupted();
+      return;
     }
     if (interrupts.signal.aborted) return;
     firstSignalAt = Date.now();
-    const timer = setTimeout(exitInterrupted, WIND_DOWN_MS);
+    const timer = setTimeout(() => void exitInterrupted(), WIND_DOWN_MS);
     Deno.unrefTimer(timer);
     windDown = timer;
     // Stopping comes first: output waiting for a reader no longer holds anything up.
