@@ -18,6 +18,7 @@ import { resolvePaths } from "../config/paths.ts";
 import type { RunOptions } from "../engine/run.ts";
 import { createModelClient } from "../providers/client.ts";
 import { newSessionId } from "../sessions/ids.ts";
+import { ownStart } from "../sessions/lock.ts";
 import { createSessionWriter } from "../sessions/writer.ts";
 import { loadWorkspaceContext, systemPromptWith } from "../workspace/context.ts";
 import { createCompactor } from "./compactor.ts";
@@ -74,6 +75,8 @@ export interface RunPlan extends AsyncDisposable {
 
 /** Resolves everything a run needs, or throws a message that names the fix. */
 export async function prepareRun(request: RunRequest): Promise<RunPlan> {
+  // A session lock records this process's start time (a `sh` spawn): read it while the run prepares.
+  if (!request.noSession) void ownStart();
   const paths = resolvePaths(
     request.env,
     request.config === undefined ? {} : { config: request.config },

@@ -150,8 +150,11 @@ async function holderAlive(holder: Holder, path: string): Promise<boolean> {
 
 let ownStartRead: Promise<string | null> | undefined;
 
-/** This process's start, read on the first lock taken. */
-function ownStart(): Promise<string | null> {
+/**
+ * This process's start, read once (a `sh` spawn, about 1 ms): call it early
+ * (a new session's writer does) so the first lock does not wait for it.
+ */
+export function ownStart(): Promise<string | null> {
   return ownStartRead ??= processStart(Deno.pid);
 }
 
