@@ -11,7 +11,7 @@ Deno.test("interactive: escape sequences of the model and its tools never reach 
         arguments: { command: "printf 'out \\033]0;tooltitle\\007 \\033[2Jx\\n' # \u009b2J" },
       }],
     },
-    { text: "done \x1b]0;pwned\x07 and \x1b[2Jcleared \u009b1;1H" },
+    { text: "done \x1b]0;pwned\x07 and \x1b[2Jcleared \u009b1;1H \u009d0;c1title\x07" },
   ]);
   await using env = await createTestEnv({ provider });
   await using pty = await startPty(["-a", "coder", "go"], {
@@ -23,7 +23,14 @@ Deno.test("interactive: escape sequences of the model and its tools never reach 
   await pty.type("\x04");
   const { raw } = await pty.wait();
   for (
-    const hostile of ["\x1b]0;pwned", "\x1b]0;tooltitle", "\x1b[2Jcleared", "\x1b[2Jx", "\u009b"]
+    const hostile of [
+      "\x1b]0;pwned",
+      "\x1b]0;tooltitle",
+      "\x1b[2Jcleared",
+      "\x1b[2Jx",
+      "\u009b",
+      "\u009d",
+    ]
   ) {
     assert.ok(!raw.includes(hostile), `${JSON.stringify(hostile)} reached the terminal`);
   }

@@ -7,7 +7,7 @@
  * @module
  */
 
-import { safeText } from "./markdown_inline.ts";
+import { terminalSafe } from "../terminal_text.ts";
 import type { Theme } from "./style.ts";
 import { truncate, wrapText } from "./width.ts";
 
@@ -25,7 +25,7 @@ export function spinnerFrame(now: number): string {
 
 /** The prompt as the person sent it. */
 export function userRows(text: string, width: number, theme: Theme): string[] {
-  const rows = wrapText(safeText(text), width - 2);
+  const rows = wrapText(terminalSafe(text), width - 2);
   return [
     "",
     ...rows.map((row, index) => `${index === 0 ? theme.cyan("›") : " "} ${theme.bold(row)}`),
@@ -38,7 +38,7 @@ export function thinkingRows(
   options: { width: number; theme: Theme; expanded: boolean; done: boolean },
 ): string[] {
   const { width, theme, expanded, done } = options;
-  const all = wrapText(safeText(text.trim()), width - 2);
+  const all = wrapText(terminalSafe(text.trim()), width - 2);
   const shown = expanded ? all : all.slice(-THINKING_TAIL_ROWS);
   const hidden = all.length - shown.length;
   const label = done
@@ -83,7 +83,7 @@ export function toolRows(
   options: { width: number; theme: Theme; expanded: boolean; now: number },
 ): string[] {
   const { width, theme, expanded, now } = options;
-  const args = safeText(argumentsLine(tool.args));
+  const args = terminalSafe(argumentsLine(tool.args));
   const failed = tool.result?.isError === true;
   const mark = tool.result === null
     ? theme.cyan(spinnerFrame(now))
@@ -91,7 +91,7 @@ export function toolRows(
     ? theme.red("✗")
     : theme.green("✓");
   const body = tool.output !== "" ? tool.output : tool.result?.text ?? "";
-  const lines = safeText(body.replace(/\n$/, "")).split("\n").filter((line, index, all) =>
+  const lines = terminalSafe(body.replace(/\n$/, "")).split("\n").filter((line, index, all) =>
     line !== "" || index < all.length - 1
   );
   const count = body === "" ? 0 : lines.length;
@@ -129,5 +129,5 @@ export function noticeRows(text: string, tone: NoticeTone, width: number, theme:
     ? theme.dim
     : (row: string) => row;
   const mark = tone === "error" ? "✗ " : tone === "warning" ? "! " : tone === "faint" ? "" : "• ";
-  return ["", ...wrapText(`${mark}${safeText(text)}`, width - 1, "  ").map(paint)];
+  return ["", ...wrapText(`${mark}${terminalSafe(text)}`, width - 1, "  ").map(paint)];
 }

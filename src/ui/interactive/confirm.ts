@@ -10,7 +10,7 @@
  */
 
 import type { Question } from "./backend.ts";
-import { safeText } from "./markdown_inline.ts";
+import { terminalSafe } from "../terminal_text.ts";
 import type { Overlay } from "./overlay.ts";
 import type { Theme } from "./style.ts";
 import { truncate, wrapText } from "./width.ts";
@@ -37,7 +37,7 @@ export function createConfirm(
   return {
     render(width) {
       const rule = theme.dim("─".repeat(Math.max(1, width - 1)));
-      const body = wrapText(safeText(question.body), width - 4);
+      const body = wrapText(terminalSafe(question.body), width - 4);
       const shown = body.slice(0, MAX_BODY_ROWS);
       const more = body.length - shown.length;
       const choice = (label: string, selected: boolean) =>
@@ -46,7 +46,7 @@ export function createConfirm(
         rows: [
           rule,
           truncate(
-            `${theme.yellow("?")} ${theme.bold(safeText(question.title || "Confirm"))}`,
+            `${theme.yellow("?")} ${theme.bold(terminalSafe(question.title || "Confirm"))}`,
             width - 1,
           ),
           ...shown.map((row) => `  ${row}`),

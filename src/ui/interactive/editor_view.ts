@@ -7,7 +7,7 @@
  */
 
 import { caretOf, type EditorState, layout } from "./editor.ts";
-import { safeText } from "./markdown_inline.ts";
+import { terminalSafe } from "../terminal_text.ts";
 import type { Theme } from "./style.ts";
 
 /** The editor's rows and where the cursor is among them. */
@@ -37,7 +37,7 @@ export function renderEditor(
   const room = Math.max(1, maxRows);
   const first = Math.min(Math.max(0, caret.row - room + 1), Math.max(0, rows.length - room));
   const shown = rows.slice(first, first + room).map((row, index) => {
-    const text = safeText(state.text.slice(row.start, row.end).replace(/\n/g, ""));
+    const text = terminalSafe(state.text.slice(row.start, row.end).replace(/\n/g, ""));
     const prefix = first + index === 0 ? theme.cyan("›") : " ";
     return `${prefix} ${text}`;
   });

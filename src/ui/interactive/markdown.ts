@@ -12,7 +12,8 @@
 
 import { Lexer, type Token, type Tokens } from "marked";
 import { highlightCode } from "./highlight.ts";
-import { renderInline, safeText } from "./markdown_inline.ts";
+import { renderInline } from "./markdown_inline.ts";
+import { terminalSafe } from "../terminal_text.ts";
 import { renderTable } from "./markdown_table.ts";
 import type { Theme } from "./style.ts";
 import { wrapLine, wrapText } from "./width.ts";
@@ -79,7 +80,7 @@ function renderBlock(token: Token, width: number, theme: Theme): string[] {
     case "text": {
       const text = token as Tokens.Text;
       return wrapText(
-        text.tokens === undefined ? safeText(text.text) : renderInline(text.tokens, theme),
+        text.tokens === undefined ? terminalSafe(text.text) : renderInline(text.tokens, theme),
         width,
       );
     }
@@ -96,10 +97,10 @@ function renderBlock(token: Token, width: number, theme: Theme): string[] {
     case "table":
       return renderTable(token as Tokens.Table, width, theme);
     case "html":
-      return wrapText(theme.dim(safeText((token as Tokens.HTML).text.trimEnd())), width);
+      return wrapText(theme.dim(terminalSafe((token as Tokens.HTML).text.trimEnd())), width);
     default:
       return "raw" in token && typeof token.raw === "string"
-        ? wrapText(safeText(token.raw.trimEnd()), width)
+        ? wrapText(terminalSafe(token.raw.trimEnd()), width)
         : [];
   }
 }
@@ -107,7 +108,7 @@ function renderBlock(token: Token, width: number, theme: Theme): string[] {
 function renderCode(code: Tokens.Code, width: number, theme: Theme): string[] {
   const source = code.text.replace(/\n$/, "");
   const highlighted = theme.color ? highlightCode(source, code.lang ?? "") : null;
-  const lines = (highlighted ?? safeText(source)).split("\n");
+  const lines = (highlighted ?? terminalSafe(source)).split("\n");
   const bar = theme.dim("│");
   const label = code.lang ? [theme.dim(`${code.lang}`)] : [];
   return [

@@ -8,15 +8,7 @@
 
 import type { Token, Tokens } from "marked";
 import type { Theme } from "./style.ts";
-
-/** Control characters a model could use to move the cursor or retitle the window. */
-// deno-lint-ignore no-control-regex
-const CONTROL = /[\x00-\x08\x0b-\x1f\x7f\x9b]/g;
-
-/** `text` with control characters made visible and harmless. */
-export function safeText(text: string): string {
-  return text.replace(CONTROL, (char) => char === "\t" ? "  " : "�");
-}
+import { terminalSafe } from "../terminal_text.ts";
 
 /** Renders inline tokens as one string (may contain `\n` from hard breaks). */
 export function renderInline(tokens: readonly Token[] | undefined, theme: Theme): string {
@@ -33,14 +25,14 @@ function inlineToken(token: Token, theme: Theme): string {
     case "del":
       return theme.strike(renderInline((token as Tokens.Del).tokens, theme));
     case "codespan":
-      return theme.cyan(safeText(decodeEntities((token as Tokens.Codespan).text)));
+      return theme.cyan(terminalSafe(decodeEntities((token as Tokens.Codespan).text)));
     case "br":
       return "\n";
     case "link": {
       const link = token as Tokens.Link;
       const label = renderInline(link.tokens, theme);
       const plain = link.text;
-      const href = safeText(link.href);
+      const href = terminalSafe(link.href);
       const shown = theme.underline(theme.blue(label));
       return plain === link.href || plain === link.href.replace(/^mailto:/, "")
         ? shown
@@ -48,21 +40,21 @@ function inlineToken(token: Token, theme: Theme): string {
     }
     case "image": {
       const image = token as Tokens.Image;
-      return theme.dim(`[image: ${safeText(image.text || image.href)}]`);
+      return theme.dim(`[image: ${terminalSafe(image.text || image.href)}]`);
     }
     case "text": {
       const text = token as Tokens.Text;
       if (text.tokens !== undefined && text.tokens.length > 0) {
         return renderInline(text.tokens, theme);
       }
-      return safeText(decodeEntities(text.text));
+      return terminalSafe(decodeEntities(text.text));
     }
     case "escape":
-      return safeText((token as Tokens.Escape).text);
+      return terminalSafe((token as Tokens.Escape).text);
     case "html":
-      return theme.dim(safeText((token as Tokens.HTML).text));
+      return theme.dim(terminalSafe((token as Tokens.HTML).text));
     default:
-      return "raw" in token && typeof token.raw === "string" ? safeText(token.raw) : "";
+      return "raw" in token && typeof token.raw === "string" ? terminalSafe(token.raw) : "";
   }
 }
 

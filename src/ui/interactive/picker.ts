@@ -9,7 +9,7 @@
 import type { Choice } from "./backend.ts";
 import { rank } from "./fuzzy.ts";
 import type { Key } from "./keys.ts";
-import { safeText } from "./markdown_inline.ts";
+import { terminalSafe } from "../terminal_text.ts";
 import type { Overlay } from "./overlay.ts";
 import type { Theme } from "./style.ts";
 import { textWidth, truncate } from "./width.ts";
@@ -53,15 +53,17 @@ export function createPicker(options: PickerOptions): Overlay {
       const labelWidth = Math.min(
         Math.max(
           0,
-          ...found.slice(first, first + VISIBLE).map((c) => textWidth(safeText(c.label))),
+          ...found.slice(first, first + VISIBLE).map((c) => textWidth(terminalSafe(c.label))),
         ),
         Math.floor(width * 0.6),
       );
       const rows = found.slice(first, first + VISIBLE).map((choice, index) => {
-        const label = safeText(choice.label);
+        const label = terminalSafe(choice.label);
         const padded = truncate(label, labelWidth) +
           " ".repeat(Math.max(0, labelWidth - textWidth(label)));
-        const detail = choice.detail === undefined ? "" : `  ${theme.dim(safeText(choice.detail))}`;
+        const detail = choice.detail === undefined
+          ? ""
+          : `  ${theme.dim(terminalSafe(choice.detail))}`;
         const row = truncate(`${padded}${detail}`, width - 4);
         return first + index === selected ? `${theme.cyan("›")} ${theme.inverse(row)}` : `  ${row}`;
       });
@@ -70,12 +72,12 @@ export function createPicker(options: PickerOptions): Overlay {
         rows: [
           rule,
           `${theme.bold(options.title)}${count}`,
-          `${theme.dim(">")} ${safeText(filter)}`,
+          `${theme.dim(">")} ${terminalSafe(filter)}`,
           ...(rows.length === 0 ? [theme.dim(`  ${options.empty ?? "nothing matches"}`)] : rows),
           theme.dim("↑/↓ move · enter pick · esc cancel · type to filter"),
           rule,
         ],
-        caret: { row: 2, col: 2 + textWidth(safeText(filter)) },
+        caret: { row: 2, col: 2 + textWidth(terminalSafe(filter)) },
       };
     },
     key(key: Key) {

@@ -13,7 +13,7 @@ import type { TextSink } from "../io.ts";
 import { readLine } from "../line_input.ts";
 import type { ChatBackend, Question } from "./backend.ts";
 import { argumentsLine } from "./blocks.ts";
-import { safeText } from "./markdown_inline.ts";
+import { terminalSafe } from "../terminal_text.ts";
 
 /** What the plain chat runs on. */
 export interface PlainOptions {
@@ -40,21 +40,21 @@ export async function runPlain(options: PlainOptions): Promise<number> {
   const emit = (event: RunEvent) => {
     switch (event.type) {
       case "text_delta":
-        return write(safeText(event.text).replace(/\r/g, ""));
+        return write(terminalSafe(event.text).replace(/\r/g, ""));
       case "message_end":
         if (!atLineStart) write("\n");
         return;
       case "tool_call":
-        return line(`[${event.name}] ${safeText(argumentsLine(event.arguments))}`);
+        return line(`[${event.name}] ${terminalSafe(argumentsLine(event.arguments))}`);
       case "tool_output":
-        return write(safeText(event.text));
+        return write(terminalSafe(event.text));
       case "tool_result":
         if (event.isError) {
-          line(`[${event.name} failed] ${safeText(event.text).split("\n").at(-1)}`);
+          line(`[${event.name} failed] ${terminalSafe(event.text).split("\n").at(-1)}`);
         }
         return;
       case "notice":
-        return line(`! ${safeText(event.text)}`);
+        return line(`! ${terminalSafe(event.text)}`);
       case "retry":
         return line(`! retrying in ${(event.delayMs / 1000).toFixed(1)}s: ${event.error}`);
       case "compaction":
@@ -71,11 +71,11 @@ export async function runPlain(options: PlainOptions): Promise<number> {
   };
   const confirm = async (question: Question): Promise<boolean> => {
     if (options.autoApprove) {
-      line(`auto-approved (-y): ${safeText(question.title)}`);
+      line(`auto-approved (-y): ${terminalSafe(question.title)}`);
       return true;
     }
-    line(`? ${safeText(question.title)}`);
-    if (question.body !== "") line(safeText(question.body));
+    line(`? ${terminalSafe(question.title)}`);
+    if (question.body !== "") line(terminalSafe(question.body));
     write("approve? [y/N] ");
     const answer = await readLine();
     atLineStart = true;
@@ -101,7 +101,7 @@ export async function runPlain(options: PlainOptions): Promise<number> {
     const result = await backend.runTurn(prompt, {
       emit,
       confirm,
-      notify: (notice) => line(`• ${safeText(notice.title)}: ${safeText(notice.body)}`),
+      notify: (notice) => line(`• ${terminalSafe(notice.title)}: ${terminalSafe(notice.body)}`),
       signal,
     });
     if (result.reason === "interrupted") return 130;
