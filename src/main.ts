@@ -16,7 +16,7 @@ import { streamSink } from "./ui/stream_sink.ts";
 import { releaseOutputBacklog } from "./output_steps.ts";
 import { rememberBuiltinKeys } from "./app/api_key.ts";
 import { readSecretLine } from "./ui/secret.ts";
-import { readAtMost } from "./read_at_most.ts";
+import { readAtMost, readWhileProducing } from "./read_at_most.ts";
 import { safeFor } from "./ui/terminal_text.ts";
 
 /** `deno task dev` runs from the checkout and passes the caller's directory here. */
@@ -102,6 +102,12 @@ function createIo(): ProcessIo {
     readStdin: async (maxBytes) => {
       const { bytes, complete } = await readAtMost(Deno.stdin.readable, maxBytes);
       return { text: new TextDecoder().decode(bytes), complete };
+    },
+    readStdinWhileProducing: async (maxBytes, options) => {
+      const read = await readWhileProducing(Deno.stdin.readable, maxBytes, options);
+      return read === null
+        ? null
+        : { text: new TextDecoder().decode(read.bytes), complete: read.complete };
     },
     readSecret: (prompt) => readSecretLine(prompt),
     env: (name) => Deno.env.get(name),

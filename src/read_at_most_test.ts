@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { readAtMost, readTextFileAtMost } from "./read_at_most.ts";
+import { readAtMost, readTextFileAtMost, readWhileProducing } from "./read_at_most.ts";
 
 function streamOf(...chunks: string[]): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
@@ -44,4 +44,45 @@ Deno.test("readTextFileAtMost() reads a device without end only up to the cap", 
   const small = await readTextFileAtMost(`${dir}/a.txt`, 1024);
   assert.deepEqual([small.text, small.complete], ["héllo", true]);
   await Deno.remove(dir, { recursive: true });
+});
+
+/** A body that sends nothing until `send` is called, then sends `text` and ends. */
+function silentUntilSent(): { body: ReadableStream<Uint8Array>; send(text: string): void } {
+  let controller: ReadableStreamDefaultController<Uint8Array> | undefined;
+  const body = new ReadableStream<Uint8Array>({ start: (c) => void (controller = c) });
+  return {
+    body,
+    send(text) {
+      controller?.enqueue(new TextEncoder().encode(text));
+      controller?.close();
+    },
+  };
+}
+
+Deno.test("readWhileProducing() gives up on a body silent for the wait, and cancels it", async () => {
+  let cancelled = false;
+  const silent = new ReadableStream<Uint8Array>({ cancel: () => void (cancelled = true) });
+  assert.equal(await readWhileProducing(silent, 16, { firstBytesWithinMs: 1 }), null);
+  assert.ok(cancelled);
+});
+
+Deno.test("readWhileProducing() reads to the end once the first bytes came in time", async () => {
+  const slow = silentUntilSent();
+  const reading = readWhileProducing(slow.body, 16, {});
+  slow.send("late but whole");
+  const part = await reading;
+  assert.deepEqual([text(part?.bytes ?? new Uint8Array()), part?.complete], [
+    "late but whole",
+    true,
+  ]);
+  const capped = await readWhileProducing(streamOf("abc", "def"), 4, { firstBytesWithinMs: 1_000 });
+  assert.deepEqual([text(capped?.bytes ?? new Uint8Array()), capped?.complete], ["abcd", false]);
+});
+
+Deno.test("readWhileProducing() rejects with the signal's reason as soon as it aborts", async () => {
+  const never = silentUntilSent();
+  const stop = new AbortController();
+  const reading = readWhileProducing(never.body, 16, { signal: stop.signal });
+  stop.abort(new Error("interrupted"));
+  await assert.rejects(reading, /interrupted/);
 });

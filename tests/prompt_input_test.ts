@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { checkSession, sessionIdOf, userPromptEntry } from "./harness/assertions.ts";
+import { checkSession, lastLine, sessionIdOf, userPromptEntry } from "./harness/assertions.ts";
+import { readingStdin } from "./harness/processes.ts";
 import { createTestEnv } from "./harness/env.ts";
 import { startFakeProvider } from "./harness/fake_provider.ts";
 import { promptOf } from "./harness/wire.ts";
@@ -87,4 +88,99 @@ Deno.test("run never waits for a terminal's stdin when the prompt is given as wo
   const result = await terminal.wait();
   assert.equal(result.code, 0, result.stdout);
   assert.equal(promptOf(provider.requests[0]), "from words");
+});
+
+/** The line a run prints when the stdin beside its prompt sent nothing in time. */
+const SILENT_STDIN_NOTICE = "stdin gave nothing within 2 s; ignored (-p - waits for it)\n";
+
+Deno.test("run with words goes on after 2 s when stdin stays open and silent, and says so", async () => {
+  await using provider = await startFakeProvider([{ text: "ok" }]);
+  await using env = await createTestEnv({ provider });
+  // A script's inherited stdin (node's execFile, make under CI): open, and nobody writes it.
+  await using process = await env.start(["run", "-a", "coder", "check"], { openStdin: true });
+  const result = await process.wait();
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(result.stdout, "ok\n");
+  assert.equal(promptOf(provider.requests[0]), "check");
+  assert.ok(result.stderr.startsWith(SILENT_STDIN_NOTICE), result.stderr);
+});
+
+Deno.test("run -p TEXT goes on too when stdin stays silent for RIENDA_STDIN_WAIT_MS", async () => {
+  await using provider = await startFakeProvider([{ text: "ok" }]);
+  await using env = await createTestEnv({ provider });
+  await using process = await env.start(["run", "-a", "coder", "-p", "check"], {
+    openStdin: true,
+    env: { RIENDA_STDIN_WAIT_MS: "100" },
+  });
+  const result = await process.wait();
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(promptOf(provider.requests[0]), "check");
+  assert.match(result.stderr, /^stdin gave nothing within 100 ms; ignored \(-p - waits for it\)\n/);
+});
+
+Deno.test("run reads a stdin that started within the wait to its end, however long it pauses", async () => {
+  await using provider = await startFakeProvider([{ text: "ok" }]);
+  await using env = await createTestEnv({ provider });
+  await using process = await env.start(["run", "-a", "coder", "review"], {
+    openStdin: true,
+    env: { RIENDA_STDIN_WAIT_MS: "200" },
+  });
+  await process.writeStdin("part one\n");
+  await readingStdin(process.pid);
+  // A pause five times the wait: once bytes came, only the end of stdin ends the reading.
+  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  await process.writeStdin("part two\n");
+  await process.closeStdin();
+  const result = await process.wait();
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(promptOf(provider.requests[0]), "review\n\n<stdin>\npart one\npart two\n</stdin>");
+  assert.ok(!result.stderr.includes("stdin gave nothing"), result.stderr);
+});
+
+Deno.test("run -p - and a run without words wait for stdin as long as it takes", async () => {
+  await using provider = await startFakeProvider([{ text: "ok" }, { text: "ok" }]);
+  await using env = await createTestEnv({ provider });
+  for (const args of [["-p", "-"], []]) {
+    await using process = await env.start(["run", "-a", "coder", ...args], {
+      openStdin: true,
+      env: { RIENDA_STDIN_WAIT_MS: "1" },
+    });
+    await readingStdin(process.pid);
+    // Fifty times the wait a prompt given as words would allow.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await process.writeStdin("the late prompt\n");
+    await process.closeStdin();
+    const result = await process.wait();
+    assert.equal(result.code, 0, result.stderr);
+    assert.ok(!result.stderr.includes("stdin gave nothing"), result.stderr);
+  }
+  assert.deepEqual(provider.requests.map(promptOf), ["the late prompt", "the late prompt"]);
+});
+
+Deno.test("an interrupt ends a run -p - waiting on a silent stdin at once (exit 130)", async () => {
+  await using provider = await startFakeProvider([{ text: "never asked" }]);
+  await using env = await createTestEnv({ provider });
+  await using process = await env.start(["run", "-a", "coder", "-p", "-"], { openStdin: true });
+  await readingStdin(process.pid);
+  const interruptedAt = performance.now();
+  process.kill("SIGINT");
+  const result = await process.wait();
+  const tookMs = performance.now() - interruptedAt;
+  assert.equal(result.code, 130, result.stderr);
+  assert.equal(lastLine(result.stderr), "rienda: the run was interrupted");
+  assert.ok(tookMs < 2_000, `exited ${Math.round(tookMs)} ms after the interrupt`);
+  assert.equal(provider.requests.length, 0);
+});
+
+Deno.test("RIENDA_STDIN_WAIT_MS that is not a whole number is a usage error naming it", async () => {
+  await using env = await createTestEnv();
+  const result = await env.run(["run", "-a", "coder", "check"], {
+    stdin: "x",
+    env: { RIENDA_STDIN_WAIT_MS: "2s" },
+  });
+  assert.equal(result.code, 2, result.stderr);
+  assert.match(
+    result.stderr,
+    /rienda: RIENDA_STDIN_WAIT_MS must be a whole number of milliseconds \(found "2s"\)/,
+  );
 });

@@ -54,7 +54,7 @@ export async function runCommand(
     : flags.continueLatest === true
     ? { kind: "latest" as const }
     : undefined;
-  const prompt = await readPrompt(io, flags.prompt, words);
+  const prompt = await readPrompt(io, flags.prompt, words, signal);
   const renderer = createRenderer(io, flags);
   // A person at the terminal answers ctx.confirm (docs/cli.md); otherwise it is -y or no.
   const confirm = io.stdinIsTerminal && io.stderr.isTerminal && !flags.autoApprove

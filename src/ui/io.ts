@@ -6,12 +6,19 @@
  * @module
  */
 
+import type { WaitOptions } from "../read_at_most.ts";
 import { redactSecrets, secretStartAtEnd } from "../secrets.ts";
 
 /** A place text is written to. */
 export interface TextSink {
   write(text: string): void;
   readonly isTerminal: boolean;
+}
+
+/** What was read of standard input: `complete` is false when there was more than the cap. */
+export interface StdinText {
+  readonly text: string;
+  readonly complete: boolean;
 }
 
 /** Everything a command may read from or write to its process. */
@@ -23,7 +30,13 @@ export interface Io {
    * Reads standard input to its end, or to `maxBytes`: `complete` is false when
    * there was more.
    */
-  readStdin(maxBytes: number): Promise<{ readonly text: string; readonly complete: boolean }>;
+  readStdin(maxBytes: number): Promise<StdinText>;
+  /**
+   * {@link Io.readStdin} that rejects as soon as `signal` aborts and, with
+   * `firstBytesWithinMs`, resolves to null when neither a byte nor the end
+   * arrives within it (standard input is then left unread).
+   */
+  readStdinWhileProducing(maxBytes: number, options: WaitOptions): Promise<StdinText | null>;
   /** Reads one line from standard input without echo when it is a terminal; null at end of input. */
   readSecret(prompt: string): Promise<string | null>;
   /** An environment variable, or undefined. */

@@ -46,6 +46,8 @@ export interface RunOptions {
   /** Working directory. @default the environment's workdir */
   readonly cwd?: string;
   readonly stdin?: string;
+  /** Standard input stays an open, silent pipe until the test writes to it or closes it. */
+  readonly openStdin?: boolean;
   readonly env?: Readonly<Record<string, string | undefined>>;
   readonly timeoutMs?: number;
 }
@@ -149,6 +151,7 @@ export async function createTestEnv(options: TestEnvOptions = {}): Promise<TestE
     riendaHome: home,
     ...(run.env === undefined ? {} : { env: run.env }),
     ...(run.stdin === undefined ? {} : { stdin: run.stdin }),
+    ...(run.openStdin === undefined ? {} : { openStdin: run.openStdin }),
     ...(run.timeoutMs === undefined ? {} : { timeoutMs: run.timeoutMs }),
   });
   const sessionFiles = async () =>

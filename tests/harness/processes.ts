@@ -1,7 +1,7 @@
 /**
  * Looking at live processes from the outside, through Linux's `/proc`: which
  * commands still run, and which process under `deno task` is rienda itself
- * (the one to `kill -9`).
+ * (the one to `kill -9`), and what its threads are blocked in.
  *
  * @module
  */
@@ -69,4 +69,39 @@ export async function processesGone(text: string, timeoutMs: number): Promise<bo
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   return true;
+}
+
+/** The number of `read` on this machine's architecture (the first field of `/proc/…/syscall`). */
+const READ_SYSCALL = Deno.build.arch === "aarch64" ? "63" : "0";
+
+/**
+ * Resolves once the rienda process below `ancestor` has a thread blocked in
+ * `read` of its standard input (Deno reads a duplicate of fd 0: the same
+ * pipe). Rejects after `timeoutMs`.
+ */
+export async function readingStdin(ancestor: number, timeoutMs = 20_000): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  while (performance.now() < deadline) {
+    const pid = await descendantRunning(ancestor, "src/main.ts");
+    if (pid !== null && await readsStdin(pid)) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(`rienda below ${ancestor} never waited on its standard input`);
+}
+
+/** Whether a thread of `pid` is in `read` of a descriptor open on the file of its fd 0. */
+async function readsStdin(pid: number): Promise<boolean> {
+  try {
+    const stdin = await Deno.readLink(`/proc/${pid}/fd/0`);
+    for await (const task of Deno.readDir(`/proc/${pid}/task`)) {
+      const call = await Deno.readTextFile(`/proc/${pid}/task/${task.name}/syscall`);
+      const [number, fd] = call.split(" ");
+      if (number !== READ_SYSCALL || fd === undefined) continue;
+      const file = await Deno.readLink(`/proc/${pid}/fd/${Number(fd)}`).catch(() => "");
+      if (file === stdin) return true;
+    }
+  } catch {
+    // the process (or a thread) ended while we looked
+  }
+  return false;
 }

@@ -30,6 +30,12 @@ export interface RiendaOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** Text written to standard input, which is then closed. */
   readonly stdin?: string;
+  /**
+   * Standard input is a pipe that stays open and silent until the test writes
+   * to it ({@link RiendaProcess.writeStdin}) or closes it, as a script's
+   * inherited stdin does. Ignored with `stdin`.
+   */
+  readonly openStdin?: boolean;
   /** Kill the process and fail after this long. @default 60_000 */
   readonly timeoutMs?: number;
 }
@@ -46,6 +52,10 @@ export interface RiendaProcess extends AsyncDisposable {
   readonly pid: number;
   /** Sends a signal to the process (`deno task` forwards it to the program). */
   kill(signal: Deno.Signal): void;
+  /** Writes to standard input (started with `openStdin`). */
+  writeStdin(text: string): Promise<void>;
+  /** Closes standard input (started with `openStdin`). */
+  closeStdin(): Promise<void>;
   /** Standard output read so far. */
   stdoutText(): string;
   /** Standard error read so far. */
@@ -159,20 +169,23 @@ async function startProcess(
   args: readonly string[],
   options: RiendaOptions,
 ): Promise<RiendaProcess> {
-  const { cwd, stdin, timeoutMs = 60_000 } = options;
+  const { cwd, stdin, openStdin = false, timeoutMs = 60_000 } = options;
   const child = new Deno.Command(command, {
     args: [...args],
     cwd,
     clearEnv: true,
     env: await childEnv(options),
-    stdin: stdin === undefined ? "null" : "piped",
+    stdin: stdin === undefined && !openStdin ? "null" : "piped",
     stdout: "piped",
     stderr: "piped",
   }).spawn();
+  const stdinWriter = stdin === undefined && !openStdin ? undefined : child.stdin.getWriter();
+  const closeStdin = async () => {
+    await stdinWriter?.close().catch(() => {});
+  };
   if (stdin !== undefined) {
-    const writer = child.stdin.getWriter();
-    await writer.write(new TextEncoder().encode(stdin)).catch(() => {});
-    await writer.close().catch(() => {});
+    await stdinWriter?.write(new TextEncoder().encode(stdin)).catch(() => {});
+    await closeStdin();
   }
   let stdout = "";
   let stderr = "";
@@ -199,6 +212,7 @@ async function startProcess(
       }, timeoutMs);
       try {
         const [status] = await Promise.all([child.status, reading]);
+        await closeStdin();
         if (timedOut) throw new Error(`timed out after ${timeoutMs}ms: ${describe()}`);
         return { code: status.code, stdout, stderr };
       } finally {
@@ -227,12 +241,18 @@ async function startProcess(
     kill(signal) {
       child.kill(signal);
     },
+    async writeStdin(text) {
+      if (stdinWriter === undefined) throw new Error("started without openStdin");
+      await stdinWriter.write(new TextEncoder().encode(text));
+    },
+    closeStdin,
     stdoutText: () => stdout,
     stderrText: () => stderr,
     waitForStderr: (text, waitMs) => waitForText("stderr", () => stderr, text, waitMs),
     waitForStdout: (text, waitMs) => waitForText("stdout", () => stdout, text, waitMs),
     wait,
     async [Symbol.asyncDispose]() {
+      await closeStdin();
       terminate(child);
       await wait().catch(() => {});
     },
