@@ -16,6 +16,7 @@
 
 import { dirname, join } from "node:path";
 import { createFindTool } from "../src/tools/find.ts";
+import { NO_APPROVAL } from "../src/tools/approval.ts";
 import { createGrepTool } from "../src/tools/grep.ts";
 import type { Tool } from "../src/tools/tool.ts";
 import type { Turn } from "../tests/harness/fake_provider.ts";
@@ -85,8 +86,9 @@ async function timeTool(tool: Tool, args: Record<string, unknown>, workdir: stri
 export async function measureCodingTools(): Promise<string[]> {
   const { dir, nodeModules } = await repositoryCopy();
   try {
-    const grep = await timeTool(createGrepTool(), { pattern: "walkTree|MAX_[A-Z_]+" }, dir);
-    const grepTs = await timeTool(createGrepTool(), { pattern: "export", glob: "*.ts" }, dir);
+    const grepTool = createGrepTool(NO_APPROVAL);
+    const grep = await timeTool(grepTool, { pattern: "walkTree|MAX_[A-Z_]+" }, dir);
+    const grepTs = await timeTool(grepTool, { pattern: "export", glob: "*.ts" }, dir);
     const find = await timeTool(createFindTool(), { pattern: "**/*.ts" }, dir);
     const cli = await timeCli(dir);
     return [

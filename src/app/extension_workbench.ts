@@ -32,7 +32,7 @@ import type { CapabilityPolicy } from "../extensions/capabilities.ts";
 import { newSessionId } from "../sessions/ids.ts";
 import { builtinTools } from "../tools/builtins.ts";
 import type { Tool } from "../tools/tool.ts";
-import { createExtensionContext } from "./extensions.ts";
+import { createExtensionContext, guardedHomePaths } from "./extensions.ts";
 import { resolveWorkdir } from "./prepare_run.ts";
 
 /** The agent id `ctx` shows outside a run. */
@@ -84,7 +84,10 @@ export async function openExtensionWorkbench(
   const agent = request.agent === undefined
     ? undefined
     : await loadAgent(await agentSources(paths.agentsDir, workdir), request.agent);
-  const builtins = builtinTools({ autoApprove: request.autoApprove });
+  const builtins = builtinTools({
+    autoApprove: request.autoApprove,
+    guarded: guardedHomePaths(paths),
+  });
   const host = new ExtensionHost();
   const context = createExtensionContext({
     paths,

@@ -23,14 +23,36 @@ import type { RiendaPaths } from "../config/paths.ts";
 import { type HookRunner, NO_HOOKS } from "../engine/hooks.ts";
 import type { ExtensionRunContext, UserNotice } from "../extensions/run_context.ts";
 import type { CapabilityPolicy } from "../extensions/capabilities.ts";
-import { builtinTools } from "../tools/builtins.ts";
+import { builtinTools, type GuardedPath } from "../tools/builtins.ts";
 import type { Tool } from "../tools/tool.ts";
 
-/** The folders of the rienda home extensions use. */
+/** The folders of the rienda home extensions use, and the files the file tools guard. */
 export type ExtensionPaths = Pick<
   RiendaPaths,
-  "toolsDir" | "hooksDir" | "cacheDir" | "storeDir" | "exportsCacheDir"
+  | "toolsDir"
+  | "hooksDir"
+  | "cacheDir"
+  | "storeDir"
+  | "exportsCacheDir"
+  | "credentialsFile"
+  | "configFile"
+  | "sessionsDir"
 >;
+
+/**
+ * rienda's own files that `read`, `grep`, `edit` and `write` touch only with
+ * approval (docs/security.md, "What the file tools refuse").
+ */
+export function guardedHomePaths(
+  paths: Pick<RiendaPaths, "credentialsFile" | "configFile" | "sessionsDir" | "storeDir">,
+): GuardedPath[] {
+  return [
+    { path: paths.credentialsFile, what: "rienda's credentials file (API keys)" },
+    { path: paths.configFile, what: "rienda's config file (it may hold API keys)" },
+    { path: paths.sessionsDir, what: "rienda's sessions folder (past conversations)" },
+    { path: paths.storeDir, what: "rienda's store (what extensions keep)" },
+  ];
+}
 
 /** What every `ctx` of one run, or of one `tools test` / `hooks test`, is built from. */
 export interface ExtensionContextOptions {
@@ -100,7 +122,11 @@ export interface RunExtensions extends AsyncDisposable {
 export async function loadRunExtensions(request: RunExtensionsRequest): Promise<RunExtensions> {
   const { agent, paths } = request;
   const { autoApprove, confirm } = request;
-  const builtins = builtinTools({ autoApprove, ...(confirm === undefined ? {} : { confirm }) });
+  const builtins = builtinTools({
+    autoApprove,
+    ...(confirm === undefined ? {} : { confirm }),
+    guarded: guardedHomePaths(paths),
+  });
   const byName = new Map(builtins.map((tool) => [tool.name, tool]));
   const builtinOnly = agent.hooks.length === 0 &&
     agent.tools.every((name) => byName.has(name)) &&

@@ -15,6 +15,9 @@ const paths = {
   cacheDir: join(root, "cache"),
   storeDir: join(root, "store"),
   exportsCacheDir: join(root, "exports-cache"),
+  credentialsFile: join(root, "credentials.json"),
+  configFile: join(root, "config.yaml"),
+  sessionsDir: join(root, "sessions"),
 };
 
 function agent(tools: string[], hooks: string[] = []): AgentDefinition {

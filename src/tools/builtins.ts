@@ -16,20 +16,21 @@ import { createShellTool } from "./shell.ts";
 import type { Tool } from "./tool.ts";
 import { createWriteTool } from "./write.ts";
 
-export { type Approval, type ApprovalQuestion, NO_APPROVAL } from "./approval.ts";
+export { type Approval, type ApprovalQuestion, type GuardedPath, NO_APPROVAL } from "./approval.ts";
 
 /**
  * Fresh instances of the built-in tools, sorted by name; `approval` decides
- * what `write` and `edit` may do outside the workspace (nothing, by default).
+ * what `write` and `edit` may do outside the workspace (nothing, by default)
+ * and which of rienda's own files `read`, `grep`, `edit` and `write` may touch.
  */
 export function builtinTools(approval: Approval = NO_APPROVAL): Tool[] {
   return [
     createEditTool(approval),
     createFindTool(),
-    createGrepTool(),
+    createGrepTool(approval),
     createHttpTool(),
     createLsTool(),
-    createReadTool(),
+    createReadTool(approval),
     createShellTool(),
     createWriteTool(approval),
   ];

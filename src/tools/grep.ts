@@ -19,7 +19,10 @@
  * @module
  */
 
+import { sep } from "node:path";
+import { type Approval, checkGuarded } from "./approval.ts";
 import { compileGlob, filesMatching } from "./glob.ts";
+import { guardedBelow, type GuardedPath } from "./guarded_paths.ts";
 import type { GrepJob, GrepReport } from "./grep_protocol.ts";
 import { missingPathMessage } from "./missing_path.ts";
 import { errorResult, textResult, type Tool, type ToolResult } from "./tool.ts";
@@ -187,8 +190,12 @@ function runWorker(
   });
 }
 
-/** The result text of a finished search. */
-function formatReport(report: GrepReport & { type: "done" }, truncatedWalk: boolean): string {
+/** The result text of a finished search; `leftOut` names rienda's own folders and files it skipped. */
+function formatReport(
+  report: GrepReport & { type: "done" },
+  truncatedWalk: boolean,
+  leftOut: readonly string[],
+): string {
   const lines = [...report.lines];
   if (report.matches === 0) lines.push("no matches");
   const hidden = report.matches - report.shownMatches;
@@ -202,11 +209,18 @@ function formatReport(report: GrepReport & { type: "done" }, truncatedWalk: bool
   if (truncatedWalk) {
     lines.push(`[only the first ${MAX_FILES} files were searched: narrow path or glob]`);
   }
+  if (leftOut.length > 0) {
+    lines.push(
+      `[not searched, rienda's own files: ${
+        leftOut.join(", ")
+      } (search one by name to ask the user)]`,
+    );
+  }
   return lines.join("\n");
 }
 
-/** The built-in `grep` tool. */
-export function createGrepTool(): Tool {
+/** The built-in `grep` tool; `approval` decides searches of rienda's own files. */
+export function createGrepTool(approval: Approval): Tool {
   return {
     name: "grep",
     description: DESCRIPTION,
@@ -215,6 +229,13 @@ export function createGrepTool(): Tool {
       const grep = readArgs(args);
       const { workdir, signal } = context;
       const root = resolveToolPath(workdir, grep.path);
+      const refusal = await checkGuarded(approval, {
+        tool: "grep",
+        verb: "search",
+        path: root,
+        signal,
+      });
+      if (refusal !== null) return errorResult(refusal);
       const glob = grep.glob === undefined ? null : compileGlob(grep.glob);
       if (typeof glob === "string") return errorResult(glob);
       let info: Deno.FileInfo;
@@ -232,7 +253,14 @@ export function createGrepTool(): Tool {
       const found = info.isDirectory
         ? await filesMatching({ workdir, root, glob, maxFiles: MAX_FILES, signal })
         : { paths: [root], truncated: false };
-      const files = found.paths.map((path) => ({ path, shown: displayPath(workdir, path) }))
+      // rienda's own files inside the folder are left out (named, unless one was asked for).
+      const skipped = info.isDirectory ? await guardedBelow(approval.guarded ?? [], root) : [];
+      const holds = (entry: GuardedPath, path: string) =>
+        path === entry.path || path.startsWith(`${entry.path}${sep}`);
+      const isSkipped = (path: string) => skipped.some((entry) => holds(entry, path));
+      const leftOut = skipped.filter((entry) => found.paths.some((path) => holds(entry, path)));
+      const files = found.paths.filter((path) => !isSkipped(path))
+        .map((path) => ({ path, shown: displayPath(workdir, path) }))
         .sort((a, b) => (a.shown < b.shown ? -1 : a.shown > b.shown ? 1 : 0));
       const report = await runWorker({
         pattern: grep.pattern,
@@ -257,7 +285,8 @@ export function createGrepTool(): Tool {
           `the pattern is not a valid JavaScript regular expression: ${report.message}`,
         );
       }
-      return textResult(formatReport(report, found.truncated));
+      const named = leftOut.map((entry) => displayPath(workdir, entry.path));
+      return textResult(formatReport(report, found.truncated, named));
     },
   };
 }

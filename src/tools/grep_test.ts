@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { NO_APPROVAL } from "./approval.ts";
 import { createGrepTool } from "./grep.ts";
 
 Deno.test("grep stops its worker when the run is interrupted, without waiting for the file budget", async () => {
@@ -6,7 +7,7 @@ Deno.test("grep stops its worker when the run is interrupted, without waiting fo
   try {
     await Deno.writeTextFile(`${workdir}/a.txt`, `${"a".repeat(60)}b\n`);
     const controller = new AbortController();
-    const running = createGrepTool().execute({ pattern: "(a+)+$" }, {
+    const running = createGrepTool(NO_APPROVAL).execute({ pattern: "(a+)+$" }, {
       callId: "c",
       workdir,
       signal: controller.signal,

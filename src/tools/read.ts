@@ -17,6 +17,7 @@
  * @module
  */
 
+import { type Approval, checkGuarded } from "./approval.ts";
 import { missingPathMessage } from "./missing_path.ts";
 import { errorResult, textResult, type Tool, type ToolResult } from "./tool.ts";
 import { displayPath, resolveToolPath } from "./tool_paths.ts";
@@ -178,8 +179,8 @@ function formatScan(result: Scan, shownPath: string, offset: number): ToolResult
   return textResult(lines.join("\n"));
 }
 
-/** The built-in `read` tool. */
-export function createReadTool(): Tool {
+/** The built-in `read` tool; `approval` decides reads of rienda's own files. */
+export function createReadTool(approval: Approval): Tool {
   return {
     name: "read",
     description: DESCRIPTION,
@@ -192,6 +193,13 @@ export function createReadTool(): Tool {
       }
       const absolute = resolveToolPath(context.workdir, path);
       const shown = displayPath(context.workdir, absolute);
+      const refusal = await checkGuarded(approval, {
+        tool: "read",
+        verb: "read",
+        path: absolute,
+        signal: context.signal,
+      });
+      if (refusal !== null) return errorResult(refusal);
       let file: Deno.FsFile;
       try {
         // Checked before opening: opening a pipe would wait for a writer.

@@ -16,8 +16,8 @@ export function resolveToolPath(workdir: string, path: string): string {
   return isAbsolute(path) ? resolve(path) : resolve(workdir, path);
 }
 
-/** Whether a `relative()` result stays below its base. */
-function staysBelow(rel: string): boolean {
+/** Whether a `relative()` result stays below its base (or is the base itself, `""`). */
+export function staysBelow(rel: string): boolean {
   return !(rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel));
 }
 
