@@ -17,6 +17,7 @@ import { loadCredentials } from "../config/credentials.ts";
 import { resolvePaths } from "../config/paths.ts";
 import type { RunOptions } from "../engine/run.ts";
 import { createModelClient } from "../providers/client.ts";
+import type { RunCassette } from "./cassette.ts";
 import { newSessionId } from "../sessions/ids.ts";
 import { ownStart } from "../sessions/lock.ts";
 import { createSessionWriter } from "../sessions/writer.ts";
@@ -64,6 +65,8 @@ export interface RunRequest {
   readonly notify?: ExtensionRunContext["notify"];
   /** Aborts loading the extensions on interrupt. */
   readonly signal?: AbortSignal | undefined;
+  /** `--record` / `--replay`: builds the model client, so its requests are recorded or replayed. */
+  readonly cassette?: RunCassette | undefined;
 }
 
 /** A prepared run; dispose it to release the session and the extension host. */
@@ -116,12 +119,21 @@ export async function prepareRun(request: RunRequest): Promise<RunPlan> {
     continued,
     request.model === undefined,
     modelRef,
-    () => resolveModel(config, modelRef, { env: request.env, credentials, thinking }),
+    () =>
+      resolveModel(config, modelRef, {
+        env: request.env,
+        credentials,
+        thinking,
+        keyOptional: request.cassette?.replay,
+      }),
   );
   // The agent's temperature wins over config.yaml's for the model.
-  const model = createModelClient(
-    agent.temperature === undefined ? resolved : { ...resolved, temperature: agent.temperature },
-  );
+  const settings = agent.temperature === undefined
+    ? resolved
+    : { ...resolved, temperature: agent.temperature };
+  const model = request.cassette === undefined
+    ? createModelClient(settings)
+    : request.cassette.tap.client(settings, agent.id);
   const sessionId = continued?.id ?? newSessionId();
   // The workspace context (instructions, skills, git) is read while the extensions load.
   const reading = loadWorkspaceContext(workdir, { environment: config.environmentContext });

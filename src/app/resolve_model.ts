@@ -27,6 +27,8 @@ export interface ResolveModelOptions {
   readonly credentials?: Credentials | undefined;
   /** The `--thinking` level; absent or `off` means no reasoning. */
   readonly thinking?: string | undefined;
+  /** No request reaches the provider (`--replay`): a missing key is no error. */
+  readonly keyOptional?: boolean | undefined;
 }
 
 /** A model ready for `createModelClient`, plus what else the run needs to know about it. */
@@ -77,7 +79,7 @@ export function resolveModel(
   const thinkingLevels = allowedThinkingLevels(modelSettings?.thinkingLevels);
   const thinking = checkThinking(settings, ref, options.thinking, thinkingLevels);
   const lookup = lookupApiKey(settings, options.env, options.credentials);
-  if (lookup.source.kind === "missing") {
+  if (lookup.source.kind === "missing" && options.keyOptional !== true) {
     throw new Error(missingKeyMessage(settings, lookup.source.variables, options.credentials));
   }
   return {

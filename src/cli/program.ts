@@ -157,6 +157,12 @@ function addRunCommand(program: Command, io: Io, signal: AbortSignal, choose: (a
     )
     .option("--max-turns <n>", "stop with an error after N model calls")
     .option("--no-session", "keep nothing on disk")
+    .option("--record <file>", "write every provider exchange to a cassette (docs/testing.md)")
+    .addOption(
+      new Option("--replay <file>", "answer every provider request from a cassette, offline")
+        .conflicts("record"),
+    )
+    .option("--replay-strict", "with --replay: the conversation sent must match the cassette too")
     .addHelpText(
       "after",
       `
@@ -167,6 +173,8 @@ Examples:
   git diff | rienda run -a reviewer "review this"  # stdin appended in a <stdin> block
   rienda run -c "now fix the first one"          # continue the latest session
   rienda run -s 01k5 -m openai/gpt-4o "go on"    # continue a session with another model
+  rienda run -a coder --record fix.cassette.jsonl "fix the test"
+  rienda run -a coder --replay fix.cassette.jsonl "fix the test"   # offline, no key
 `,
     )
     // -s and --no-session share commander's "session" value: note which were given.
@@ -192,6 +200,9 @@ function parseRunFlags(flags: Record<string, unknown>): RunFlags {
       throw new UsageError(`--max-turns must be a positive integer (found "${maxTurns}")`, "run");
     }
   }
+  if (flags.replayStrict === true && text("replay") === undefined) {
+    throw new UsageError("--replay-strict needs --replay FILE", "run");
+  }
   const output = text("output") ?? "text";
   if (output !== "text" && output !== "json" && output !== "stream-json") {
     throw new UsageError(`--output must be text, json or stream-json (found "${output}")`, "run");
@@ -210,6 +221,9 @@ function parseRunFlags(flags: Record<string, unknown>): RunFlags {
     session: text("session"),
     continueLatest: flags.continue === true,
     thinking: text("thinking"),
+    record: text("record"),
+    replay: text("replay"),
+    replayStrict: flags.replayStrict === true,
   };
 }
 

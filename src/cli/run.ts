@@ -16,6 +16,7 @@ import { createStyle, useColor, useSpinner } from "../ui/terminal.ts";
 import { createTerminalConfirm } from "../ui/terminal_confirm.ts";
 import { EXIT, INTERRUPTED_LINE, UsageError } from "./exit.ts";
 import { readPrompt } from "./prompt_input.ts";
+import { openCassette } from "../app/cassette.ts";
 
 /** The parsed flags of `rienda run`. */
 export interface RunFlags {
@@ -35,6 +36,12 @@ export interface RunFlags {
   readonly continueLatest?: boolean;
   /** `--thinking LEVEL`; absent means off. */
   readonly thinking?: string | undefined;
+  /** `--record FILE`: the cassette to write. */
+  readonly record?: string | undefined;
+  /** `--replay FILE`: the cassette to answer from. */
+  readonly replay?: string | undefined;
+  /** `--replay-strict`. */
+  readonly replayStrict?: boolean;
 }
 
 /** Runs the agent and resolves to the exit code. */
@@ -55,6 +62,7 @@ export async function runCommand(
     ? { kind: "latest" as const }
     : undefined;
   const prompt = await readPrompt(io, flags.prompt, words, signal);
+  const cassette = await openCassette(io.cwd, flags);
   const renderer = createRenderer(io, flags);
   // A person at the terminal answers ctx.confirm (docs/cli.md); otherwise it is -y or no.
   const confirm = io.stdinIsTerminal && io.stderr.isTerminal && !flags.autoApprove
@@ -76,6 +84,7 @@ export async function runCommand(
     notice: (text) => renderer.sink({ type: "notice", text }),
     confirm,
     signal,
+    cassette,
   }).catch((error: unknown) => {
     // A level the model does not accept is a usage error (exit 2).
     throw error instanceof ThinkingLevelError ? new UsageError(error.message, "run") : error;

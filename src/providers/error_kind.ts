@@ -21,23 +21,32 @@
  * @module
  */
 
+/** Every kind of provider failure. */
+export const PROVIDER_ERROR_KINDS = [
+  "auth",
+  "quota",
+  "rate_limit",
+  "overloaded",
+  "server",
+  "timeout",
+  "bad_request",
+  "context_length",
+  "not_found",
+  "not_api",
+  "redirect",
+  "too_large",
+  "network",
+  "cut_stream",
+  "empty",
+] as const;
+
 /** What went wrong, normalised across providers. */
-export type ProviderErrorKind =
-  | "auth"
-  | "quota"
-  | "rate_limit"
-  | "overloaded"
-  | "server"
-  | "timeout"
-  | "bad_request"
-  | "context_length"
-  | "not_found"
-  | "not_api"
-  | "redirect"
-  | "too_large"
-  | "network"
-  | "cut_stream"
-  | "empty";
+export type ProviderErrorKind = typeof PROVIDER_ERROR_KINDS[number];
+
+/** Whether `value` names a {@link ProviderErrorKind}. */
+export function isProviderErrorKind(value: unknown): value is ProviderErrorKind {
+  return PROVIDER_ERROR_KINDS.some((kind) => kind === value);
+}
 
 /** Whether a failure of this kind may succeed when sent again. */
 export function isRetryableKind(kind: ProviderErrorKind): boolean {

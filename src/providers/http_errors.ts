@@ -202,7 +202,8 @@ export function errorFromStreamPayload(payload: unknown): ProviderError {
 const REQUEST_PREFIX_REGEXP =
   /^error sending request for url \([^)]*\): (client error \([^)]*\): )?/;
 
-function innermostMessage(cause: unknown): string {
+/** The message of the innermost cause of a thrown value, without fetch's `error sending request for url (…)` prefix. */
+export function innermostMessage(cause: unknown): string {
   let current = cause;
   let message = "";
   for (let depth = 0; depth < 5 && current instanceof Error; depth++) {

@@ -83,6 +83,8 @@ async function send(request: SseRequest, signal: AbortSignal): Promise<Redirecte
   } catch (cause) {
     signal.throwIfAborted();
     if (cause instanceof RedirectError) throw redirectError(cause);
+    // A fetch failing with a ProviderError (a replayed timeout, docs/testing.md) has said what happened.
+    if (cause instanceof ProviderError) throw cause;
     throw networkError(cause, request.url);
   }
 }
