@@ -180,3 +180,25 @@ Deno.test("edit of a 100,000-line file returns a diff of the changed lines only"
   );
   assert.equal(await Deno.readTextFile(path), text.replace("line 50000\n", "changed\n"));
 });
+
+Deno.test("edit refuses a file over 32 MiB from its size, before reading it, and says what to use", async () => {
+  await using env = await createTestEnv();
+  const path = `${env.workdir}/huge.log`;
+  // Sparse: text in the first bytes, then a hole up to 400 MiB, so nothing large is written.
+  {
+    using file = await Deno.open(path, { write: true, create: true });
+    await file.write(new TextEncoder().encode("line one\n".repeat(1000)));
+    await file.truncate(400 * 1024 * 1024);
+  }
+  const [result] = await runToolCalls(env, [{
+    name: "edit",
+    arguments: { path: "huge.log", old_string: "line one", new_string: "x", replace_all: true },
+  }]);
+  assert.deepEqual(result, {
+    name: "edit",
+    text: "huge.log is 400.0 MiB, larger than the 32.0 MiB edit changes: use shell for a file " +
+      "this large (sed -i, or a short script), or split the file",
+    isError: true,
+  });
+  assert.equal((await Deno.stat(path)).size, 400 * 1024 * 1024);
+});

@@ -189,3 +189,32 @@ Deno.test("the file tools refuse pipes instead of waiting on them, and grep skip
     { text: "a.txt:1:needle", isError: false },
   ]);
 });
+
+Deno.test("write and edit refuse a dangling link: they neither replace it nor create its target", async () => {
+  await using env = await createTestEnv();
+  const outside = `${env.root}/elsewhere/new.txt`;
+  await Deno.mkdir(`${env.root}/elsewhere`);
+  await Deno.symlink(outside, `${env.workdir}/out-link`);
+  await Deno.symlink("missing.txt", `${env.workdir}/in-link`);
+  await Deno.symlink("gone", `${env.workdir}/folder-link`);
+  const results = await runToolCalls(env, [
+    { name: "write", arguments: { path: "out-link", content: "x\n" } },
+    { name: "edit", arguments: { path: "out-link", old_string: "", new_string: "x\n" } },
+    { name: "write", arguments: { path: "in-link", content: "x\n" } },
+    { name: "write", arguments: { path: "folder-link/a.txt", content: "x\n" } },
+  ], { flags: ["-y"] });
+  const refusal = (link: string, target: string, tool: string) =>
+    `${link} is a symbolic link to ${target}, which does not exist: ${tool} neither follows ` +
+    "nor replaces a dangling link; give the path it should point to, or remove the link first";
+  assert.deepEqual(results.map(({ text, isError }) => ({ text, isError })), [
+    { text: refusal("out-link", outside, "write"), isError: true },
+    { text: refusal("out-link", outside, "edit"), isError: true },
+    { text: refusal("in-link", "missing.txt", "write"), isError: true },
+    { text: refusal("folder-link", "gone", "write"), isError: true },
+  ]);
+  for (const link of ["out-link", "in-link", "folder-link"]) {
+    assert.equal((await Deno.lstat(`${env.workdir}/${link}`)).isSymlink, true, link);
+  }
+  await assert.rejects(Deno.stat(outside), Deno.errors.NotFound);
+  await assert.rejects(Deno.stat(`${env.workdir}/missing.txt`), Deno.errors.NotFound);
+});

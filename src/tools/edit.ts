@@ -10,6 +10,10 @@
  *   changed (writing them back would alter bytes nobody asked to change).
  * - `old_string: ""` on a missing (or empty) file creates it with `new_string`.
  * - The result is a short unified diff of the change.
+ * - The size and the first bytes are checked before the file is read: a file
+ *   over {@link MAX_EDIT_BYTES} or a binary one is refused at once, and the
+ *   read goes in pieces with the signal checked between them.
+ * - The path is resolved once, as for `write` (a dangling link is refused).
  *
  * @module
  */
@@ -20,15 +24,23 @@ import { lineNumbersOf, listNumbers, notFoundHint, occurrences } from "./edit_ma
 import { missingPathMessage } from "./missing_path.ts";
 import { shortDiff } from "./short_diff.ts";
 import { errorResult, textResult, type Tool, type ToolResult } from "./tool.ts";
-import { displayPath, realPathOf, resolveToolPath } from "./tool_paths.ts";
+import { danglingLink, displayPath, resolveToolPath, resolveWriteTarget } from "./tool_paths.ts";
 import {
+  CHUNK_BYTES,
   countTextLines,
   lineCount,
   looksBinary,
   notRegularFile,
+  SAMPLE_BYTES,
   writeFileAtomic,
 } from "./text_file.ts";
 import { errorMessage } from "../unknown.ts";
+
+/**
+ * The largest file `edit` changes: reading, matching and writing back cost
+ * about eight times the size in memory, so a 400 MB file took 3.4 GB and 11 s.
+ */
+export const MAX_EDIT_BYTES = 32 * 1024 * 1024;
 
 const DESCRIPTION = `Replaces exact text in a file and shows the diff.
 
@@ -88,7 +100,6 @@ const encoder = new TextEncoder();
 
 /** The file as text, or the message saying why it cannot be edited. */
 function decodeFile(bytes: Uint8Array, shown: string): TextFile | string {
-  if (looksBinary(bytes)) return `${shown} is a binary file: edit changes text files only`;
   let text: string;
   try {
     text = strictDecoder.decode(bytes);
@@ -145,25 +156,75 @@ async function createFile(target: string, content: string, shown: string): Promi
   return textResult(`created ${shown} (${lineCount(countTextLines(content))})`);
 }
 
+/** `1.5 MiB`. */
+function mebibytes(bytes: number): string {
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
+}
+
+/** The refusal of a file over {@link MAX_EDIT_BYTES}, with what to do instead. */
+function tooLarge(shown: string, size: number): string {
+  return `${shown} is ${mebibytes(size)}, larger than the ${mebibytes(MAX_EDIT_BYTES)} edit ` +
+    "changes: use shell for a file this large (sed -i, or a short script), or split the file";
+}
+
+/**
+ * The bytes of the opened file: the size it reports and its first piece are
+ * checked before the rest is read (in pieces, the signal checked between
+ * them); the count of bytes read is checked too, since a growing file's size
+ * is stale. A string is the message saying why it is not edited.
+ */
+async function readForEdit(
+  file: Deno.FsFile,
+  shown: string,
+  signal: AbortSignal,
+): Promise<Uint8Array | string> {
+  const { size } = await file.stat();
+  if (size > MAX_EDIT_BYTES) return tooLarge(shown, size);
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  const buffer = new Uint8Array(CHUNK_BYTES);
+  for (;;) {
+    signal.throwIfAborted();
+    const count = await file.read(buffer);
+    if (count === null) break;
+    if (total === 0 && looksBinary(buffer.subarray(0, Math.min(count, SAMPLE_BYTES)))) {
+      return `${shown} is a binary file: edit changes text files only`;
+    }
+    total += count;
+    if (total > MAX_EDIT_BYTES) return tooLarge(shown, total);
+    chunks.push(buffer.slice(0, count));
+  }
+  const bytes = new Uint8Array(total);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.length;
+  }
+  return bytes;
+}
+
 async function editFile(
   edit: EditArgs,
   target: string,
   shown: string,
   context: { workdir: string; signal: AbortSignal },
 ): Promise<ToolResult> {
-  let bytes: Uint8Array;
+  let bytes: Uint8Array | string;
   try {
+    // Checked before opening: opening a pipe would wait for a writer.
     const info = await Deno.stat(target);
     if (info.isDirectory) {
       return errorResult(`${shown} is a directory: give the path of a file in it`);
     }
     if (!info.isFile) return errorResult(notRegularFile(shown));
-    bytes = await Deno.readFile(target);
+    using file = await Deno.open(target, { read: true });
+    bytes = await readForEdit(file, shown, context.signal);
   } catch (error) {
     if (!(error instanceof Deno.errors.NotFound)) throw error;
     if (edit.oldString === "") return await createFile(target, edit.newString, shown);
     return errorResult(await missingPathMessage(context.workdir, target, context.signal));
   }
+  if (typeof bytes === "string") return errorResult(bytes);
   const file = decodeFile(bytes, shown);
   if (typeof file === "string") return errorResult(file);
   const crlf = (text: string) => file.crlf ? text.replaceAll("\r\n", "\n") : text;
@@ -192,15 +253,19 @@ export function createEditTool(approval: Approval): Tool {
             "give the new text in new_string",
         );
       }
+      const resolved = await resolveWriteTarget(absolute);
+      if (resolved.kind === "dangling") {
+        return errorResult(danglingLink(context.workdir, resolved, "edit"));
+      }
       const refusal = await checkWrite(approval, {
         tool: "edit",
         workdir: context.workdir,
-        path: absolute,
+        path: resolved.path,
         signal: context.signal,
       });
       if (refusal !== null) return errorResult(refusal);
       try {
-        return await editFile(edit, await realPathOf(absolute), shown, context);
+        return await editFile(edit, resolved.path, shown, context);
       } catch (error) {
         if (context.signal.aborted) throw error;
         return errorResult(`cannot edit ${shown}: ${errorMessage(error)}`);

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { countLines, countTextLines, cutLine, looksBinary } from "./text_file.ts";
+import { countFileLines, countTextLines, cutLine, looksBinary } from "./text_file.ts";
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 
@@ -13,10 +13,21 @@ Deno.test("looksBinary() sees NUL bytes and mostly invalid UTF-8, not legacy tex
   assert.equal(looksBinary(euro), false);
 });
 
-Deno.test("countLines() counts a last line without a line feed", () => {
-  for (const [text, lines] of [["", 0], ["a", 1], ["a\n", 1], ["a\nb", 2], ["\n\n", 2]] as const) {
-    assert.equal(countLines(bytes(text)), lines, JSON.stringify(text));
-    assert.equal(countTextLines(text), lines, JSON.stringify(text));
+Deno.test("countFileLines() and countTextLines() count a last line without a line feed", async () => {
+  const path = await Deno.makeTempFile();
+  const signal = new AbortController().signal;
+  try {
+    for (
+      const [text, lines] of [["", 0], ["a", 1], ["a\n", 1], ["a\nb", 2], ["\n\n", 2]] as const
+    ) {
+      await Deno.writeTextFile(path, text);
+      assert.equal(await countFileLines(path, signal), lines, JSON.stringify(text));
+      assert.equal(countTextLines(text), lines, JSON.stringify(text));
+    }
+    await Deno.remove(path);
+    assert.equal(await countFileLines(path, signal), null, "no file");
+  } finally {
+    await Deno.remove(path).catch(() => {});
   }
 });
 

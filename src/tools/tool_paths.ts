@@ -29,20 +29,62 @@ export function displayPath(workdir: string, path: string): string {
   return sep === "/" ? rel : rel.split(sep).join("/");
 }
 
-/** The real path of `path`, resolving the links of its nearest existing ancestor when it does not exist. */
-export async function realPathOf(path: string): Promise<string> {
+/** `path` with the links of its nearest existing ancestor resolved, and the first dangling link met. */
+async function resolveParts(
+  path: string,
+): Promise<{ real: string; dangling: { link: string; target: string } | null }> {
   const missing: string[] = [];
+  let dangling: { link: string; target: string } | null = null;
   let current = path;
   for (;;) {
     try {
-      return join(await Deno.realPath(current), ...missing.reverse());
+      return { real: join(await Deno.realPath(current), ...missing.reverse()), dangling };
     } catch (error) {
       const parent = dirname(current);
-      if (!(error instanceof Deno.errors.NotFound) || parent === current) return path;
+      if (!(error instanceof Deno.errors.NotFound) || parent === current) {
+        return { real: path, dangling };
+      }
+      const info = await Deno.lstat(current).catch(() => null);
+      if (info?.isSymlink === true) {
+        dangling = { link: current, target: await Deno.readLink(current) };
+      }
       missing.push(basename(current));
       current = parent;
     }
   }
+}
+
+/** The real path of `path`, resolving the links of its nearest existing ancestor when it does not exist. */
+export async function realPathOf(path: string): Promise<string> {
+  return (await resolveParts(path)).real;
+}
+
+/** Where a write lands: the real path, or the dangling symbolic link that stands in the way. */
+export type WriteTarget =
+  | { readonly kind: "path"; readonly path: string }
+  | { readonly kind: "dangling"; readonly link: string; readonly target: string };
+
+/**
+ * Resolves `path` once for a write: its real path, or the dangling link met
+ * on the way (nearest the root). `write` and `edit` refuse those rather than
+ * guess: following one creates a file wherever the link points, replacing it
+ * loses the link.
+ */
+export async function resolveWriteTarget(path: string): Promise<WriteTarget> {
+  const { real, dangling } = await resolveParts(path);
+  return dangling === null ? { kind: "path", path: real } : { kind: "dangling", ...dangling };
+}
+
+/** The error text for a write through a dangling link: which link, where it points, what to do. */
+export function danglingLink(
+  workdir: string,
+  dangling: Extract<WriteTarget, { kind: "dangling" }>,
+  tool: string,
+): string {
+  const link = displayPath(workdir, dangling.link);
+  return `${link} is a symbolic link to ${dangling.target}, which does not exist: ${tool} ` +
+    "neither follows nor replaces a dangling link; give the path it should point to, " +
+    "or remove the link first";
 }
 
 /** Whether `path` is the workspace or inside it, on real paths. */

@@ -2,7 +2,13 @@
  * The built-in `write` tool: creates or replaces a whole file
  * (docs/tools.md). Parent folders are created; the file is replaced
  * atomically, keeping its mode (and a symbolic link stays a link: its target
- * is written). Writes outside the workspace need approval (`approval.ts`).
+ * is written; a dangling one is refused). Writes outside the workspace need
+ * approval (`approval.ts`).
+ *
+ * The path is resolved once: approval is decided on the real path, and the
+ * file is written in that real folder, checked again before the rename
+ * (`writeFileAtomic`), so a link another process flips meanwhile cannot
+ * carry the write elsewhere.
  *
  * Result: `created src/a.ts (12 lines)` or `replaced src/a.ts (12 lines, was 9)`.
  *
@@ -12,9 +18,9 @@
 import { dirname } from "node:path";
 import { type Approval, checkWrite } from "./approval.ts";
 import { errorResult, textResult, type Tool } from "./tool.ts";
-import { displayPath, realPathOf, resolveToolPath } from "./tool_paths.ts";
+import { danglingLink, displayPath, resolveToolPath, resolveWriteTarget } from "./tool_paths.ts";
 import {
-  countLines,
+  countFileLines,
   countTextLines,
   lineCount,
   notRegularFile,
@@ -43,16 +49,6 @@ const PARAMETERS = {
 
 const encoder = new TextEncoder();
 
-/** The lines of the file `path` holds now, or null when there is none. */
-async function previousLines(path: string): Promise<number | null> {
-  try {
-    return countLines(await Deno.readFile(path));
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return null;
-    throw error;
-  }
-}
-
 /** The built-in `write` tool; `approval` decides writes outside the workspace. */
 export function createWriteTool(approval: Approval): Tool {
   return {
@@ -66,15 +62,19 @@ export function createWriteTool(approval: Approval): Tool {
       }
       const absolute = resolveToolPath(context.workdir, path);
       const shown = displayPath(context.workdir, absolute);
+      const resolved = await resolveWriteTarget(absolute);
+      if (resolved.kind === "dangling") {
+        return errorResult(danglingLink(context.workdir, resolved, "write"));
+      }
+      const target = resolved.path;
       const refusal = await checkWrite(approval, {
         tool: "write",
         workdir: context.workdir,
-        path: absolute,
+        path: target,
         signal: context.signal,
       });
       if (refusal !== null) return errorResult(refusal);
       try {
-        const target = await realPathOf(absolute);
         const info = await Deno.stat(target).catch(() => null);
         if (info?.isDirectory) {
           return errorResult(`${shown} is a directory: give the path of a file in it`);
@@ -82,7 +82,7 @@ export function createWriteTool(approval: Approval): Tool {
         if (info !== null && !info.isFile) {
           return errorResult(notRegularFile(shown));
         }
-        const was = await previousLines(target);
+        const was = await countFileLines(target, context.signal);
         await Deno.mkdir(dirname(target), { recursive: true });
         await writeFileAtomic(target, encoder.encode(content));
         const lines = countTextLines(content);
@@ -92,6 +92,7 @@ export function createWriteTool(approval: Approval): Tool {
             : `replaced ${shown} (${lineCount(lines)}, was ${was})`,
         );
       } catch (error) {
+        if (context.signal.aborted) throw error;
         if (
           error instanceof Deno.errors.NotADirectory || error instanceof Deno.errors.AlreadyExists
         ) {
