@@ -37,8 +37,9 @@ import {
 import { errorMessage } from "../unknown.ts";
 
 /**
- * The largest file `edit` changes: reading, matching and writing back cost
- * about eight times the size in memory, so a 400 MB file took 3.4 GB and 11 s.
+ * The largest file `edit` changes: reading, matching and writing back hold
+ * several copies of the file in memory, so a larger file would take seconds
+ * and gigabytes.
  */
 export const MAX_EDIT_BYTES = 32 * 1024 * 1024;
 
