@@ -213,3 +213,43 @@ Deno.test("a disabled server is a diagnostic, and a repeated entry offers each t
   );
   assert.deepEqual(toolNamesOf(provider.requests[0]), ["everything__echo", "everything__get-sum"]);
 });
+
+/** A stdio MCP server (node) whose one page of tools/list holds `count` tools. */
+const MANY_TOOLS_SERVER = `
+const count = Number(process.argv[2]);
+let buffer = "";
+process.stdin.setEncoding("utf8");
+process.stdin.on("data", (chunk) => {
+  buffer += chunk;
+  for (let end = buffer.indexOf("\\n"); end !== -1; end = buffer.indexOf("\\n")) {
+    const message = JSON.parse(buffer.slice(0, end));
+    buffer = buffer.slice(end + 1);
+    if (message.id === undefined) continue;
+    let result = {};
+    if (message.method === "initialize") {
+      result = {
+        protocolVersion: message.params.protocolVersion,
+        capabilities: { tools: {} },
+        serverInfo: { name: "many", version: "1" },
+      };
+    } else if (message.method === "tools/list") {
+      const tools = [];
+      for (let i = 0; i < count; i++) tools.push({ name: "t" + i, inputSchema: { type: "object" } });
+      result = { tools };
+    }
+    process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id: message.id, result }) + "\\n");
+  }
+});
+`;
+
+Deno.test("mcp list --check lists a server of 140,000 tools in one page", async () => {
+  await using env = await createTestEnv();
+  const script = await env.writeFile("many.js", MANY_TOOLS_SERVER);
+  await env.writeConfig(configWithMcp("http://127.0.0.1:1/v1", {
+    many: { command: "node", args: [script, "140000"] },
+  }));
+  const checked = await env.run(["mcp", "list", "--check"]);
+  assert.equal(checked.code, 0, checked.stderr);
+  assert.match(checked.stdout, /^many .* ok: 140000 tools in /m);
+  assert.match(checked.stdout, /^ {2}many__t139999$/m);
+});

@@ -87,7 +87,8 @@ export async function mcpList(
   servers.forEach((server, index) => {
     lines.push(table[index] ?? "");
     const check = byName.get(server.name);
-    if (check?.ok === true && check.tools.length > 0) lines.push(...toolLines(check.tools));
+    if (check?.ok !== true) return;
+    for (const line of toolLines(check.tools)) lines.push(line);
   });
   io.stdout.write(lines.map((line) => `${line.trimEnd()}\n`).join(""));
   return checks.some((check) => !check.ok) ? EXIT.failure : EXIT.ok;

@@ -227,7 +227,8 @@ async function listAllTools(
   let cursor: string | undefined;
   for (let page = 0; page < MAX_TOOL_PAGES; page++) {
     const result = await client.listTools(cursor === undefined ? {} : { cursor }, request);
-    tools.push(...result.tools.filter(isCallable).map(toToolInfo));
+    // A loop, not push(...): a page may hold more tools than a call takes arguments.
+    for (const tool of result.tools) if (isCallable(tool)) tools.push(toToolInfo(tool));
     cursor = result.nextCursor;
     if (cursor === undefined) break;
   }

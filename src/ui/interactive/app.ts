@@ -138,6 +138,23 @@ export function runApp(options: AppOptions): Promise<number> {
   function draw() {
     frameTimer = undefined;
     if (quitting) return;
+    try {
+      drawFrame();
+    } catch (error) {
+      // A frame that throws must not end the chat: say so where the live region was.
+      const why = error instanceof Error ? error.message : String(error);
+      try {
+        screen.draw(
+          [truncate(theme.red(`✗ the screen could not be drawn: ${why}`), width - 1)],
+          null,
+        );
+      } catch {
+        // the terminal is gone; the next key or quit still works
+      }
+    }
+  }
+
+  function drawFrame() {
     lastFrame = clock();
     const now = lastFrame;
     if (term.columns !== width) {
@@ -155,7 +172,7 @@ export function runApp(options: AppOptions): Promise<number> {
       const activity = transcript.activity() ?? "working";
       bottom.push(activityRow(activity, now - startedAt, now, width, theme));
     }
-    if (overlay === null) bottom.push(...completer.rows(width));
+    if (overlay === null) { for (const row of completer.rows(width)) bottom.push(row); }
     const drawn = overlay?.render(width, now) ?? renderEditor(editor, {
       width,
       theme,
@@ -165,7 +182,7 @@ export function runApp(options: AppOptions): Promise<number> {
     const caret = drawn.caret === null
       ? null
       : { row: bottom.length + drawn.caret.row, col: drawn.caret.col };
-    bottom.push(...drawn.rows);
+    for (const row of drawn.rows) bottom.push(row);
     bottom.push(statusRow(statusInfo(now), width, theme));
     const room = Math.max(0, term.rows - 1 - bottom.length);
     const shown = live.length > room ? live.slice(live.length - room) : live;
@@ -353,6 +370,7 @@ export function runApp(options: AppOptions): Promise<number> {
   const empty: StartData = { replay: [], start: null, history: [] };
   (options.loaded ?? Promise.resolve(empty)).then(({ replay, start, history }) => {
     if (quitting) return;
+    // At most 500 prompts (chat_history.ts): small enough to spread.
     editor.history.unshift(...history);
     if (replay.length > 0) controls.showSession(replay);
     const keys = held ?? [];

@@ -98,12 +98,13 @@ export function toolRows(
   const summary = tool.result === null || expanded || count === 0
     ? ""
     : theme.dim(` · ${count} ${count === 1 ? "line" : "lines"}`);
-  const name = failed ? theme.red(theme.bold(tool.name)) : theme.bold(tool.name);
+  const shownName = terminalSafe(tool.name);
+  const name = failed ? theme.red(theme.bold(shownName)) : theme.bold(shownName);
   const header = `${mark} ${name}  ${theme.dim(args)}`;
   const rows = ["", `${truncate(header, width - 1 - (summary === "" ? 0 : 14))}${summary}`];
   const bar = (row: string) => `  ${theme.dim("│")} ${failed ? theme.red(row) : theme.dim(row)}`;
   if (expanded) {
-    for (const line of lines) rows.push(...wrapText(line, width - 5).map(bar));
+    for (const line of lines) for (const row of wrapText(line, width - 5)) rows.push(bar(row));
   } else if (tool.result === null) {
     const tail = lines.slice(-TOOL_TAIL_ROWS);
     const more = count - tail.length;

@@ -5,6 +5,7 @@
  * @module
  */
 
+import { withoutControls } from "../terminal_text.ts";
 import { setText } from "./editor.ts";
 import type { ChatControls } from "./controls.ts";
 
@@ -185,9 +186,10 @@ export const COMMANDS: readonly CommandInfo[] = [
     description: "copy the last answer to the clipboard (OSC 52)",
     whileRunning: true,
     run(controls) {
-      const answer = controls.transcript.lastAnswer();
+      // What the screen shows of it: no control reaches the clipboard (or the terminal).
+      const answer = withoutControls(controls.transcript.lastAnswer());
       if (answer === "") return controls.say("nothing to copy yet");
-      const base64 = btoa(String.fromCodePoint(...new TextEncoder().encode(answer)));
+      const base64 = new TextEncoder().encode(answer).toBase64();
       controls.write(`\x1b]52;c;${base64}\x07`);
       controls.say("copied the last answer to the clipboard");
     },

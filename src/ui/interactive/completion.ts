@@ -8,6 +8,7 @@
  */
 
 import { rank } from "./fuzzy.ts";
+import { terminalSafe } from "../terminal_text.ts";
 import type { Theme } from "./style.ts";
 import { textWidth, truncate } from "./width.ts";
 
@@ -76,13 +77,19 @@ export function candidatesFor(
 /** The popup's rows (above the editor). */
 export function popupRows(popup: CompletionPopup, width: number, theme: Theme): string[] {
   const { candidates, selected } = popup;
-  if (candidates.length === 0) return [theme.dim(`  no match for ${popup.query.query}`)];
+  if (candidates.length === 0) {
+    return [theme.dim(`  no match for ${terminalSafe(popup.query.query)}`)];
+  }
   const first = Math.min(
     Math.max(0, selected - VISIBLE + 1),
     Math.max(0, candidates.length - VISIBLE),
   );
-  const shown = candidates.slice(first, first + VISIBLE);
-  const labelWidth = Math.max(...shown.map((candidate) => textWidth(candidate.label)));
+  const shown = candidates.slice(first, first + VISIBLE).map((candidate) => ({
+    label: terminalSafe(candidate.label),
+    detail: candidate.detail === undefined ? undefined : terminalSafe(candidate.detail),
+  }));
+  let labelWidth = 0;
+  for (const candidate of shown) labelWidth = Math.max(labelWidth, textWidth(candidate.label));
   return shown.map((candidate, index) => {
     const label = candidate.label + " ".repeat(labelWidth - textWidth(candidate.label));
     const detail = candidate.detail === undefined ? "" : `  ${theme.dim(candidate.detail)}`;

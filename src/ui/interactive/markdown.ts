@@ -57,7 +57,7 @@ function renderBlocks(tokens: readonly Token[], width: number, theme: Theme): st
     const rows = renderBlock(token, width, theme);
     if (rows.length === 0) continue;
     if (lines.length > 0) lines.push("");
-    lines.push(...rows);
+    for (const row of rows) lines.push(row);
   }
   return lines;
 }

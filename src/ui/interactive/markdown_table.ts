@@ -62,7 +62,9 @@ function plainRows(
     if (index > 0) lines.push(theme.dim("·"));
     for (const [column, cell] of row.entries()) {
       const label = header[column] ?? "";
-      lines.push(...wrapLine(`${theme.bold(`${label}:`)} ${cell}`, width, "  "));
+      for (const row of wrapLine(`${theme.bold(`${label}:`)} ${cell}`, width, "  ")) {
+        lines.push(row);
+      }
     }
   }
   return lines;

@@ -4,6 +4,10 @@
  * live region at the bottom is redrawn differentially (only the rows that
  * changed) inside synchronized output (DEC 2026, ignored where unsupported).
  *
+ * - This is the one place rows reach the terminal, and it lets through no
+ *   control but the SGR sequences of colour and style (`keepStyling`):
+ *   whatever a view forgot to escape is written out visibly (and the row
+ *   cut to fit), never obeyed.
  * - Every row is erased before it is written (`ESC[2K` first: erasing after
  *   a row that fills the last column would erase that column).
  * - The caller keeps rows narrower than the terminal and the live region
@@ -14,7 +18,8 @@
  * @module
  */
 
-import { textWidth } from "./width.ts";
+import { keepStyling } from "../terminal_text.ts";
+import { textWidth, truncate } from "./width.ts";
 
 /** Where the terminal cursor should rest, relative to the live region. */
 export interface Caret {
@@ -63,6 +68,11 @@ export function createScreen(write: (text: string) => void, columns: number): Sc
     bytes += text.length;
     write(text);
   };
+  /** `row` as it may reach the terminal (see the module doc). */
+  const safe = (row: string) => {
+    const kept = keepStyling(row);
+    return kept === row || textWidth(kept) < width ? kept : truncate(kept, width - 1);
+  };
   const up = (n: number) => n > 0 ? `\x1b[${n}A` : "";
   const down = (n: number) => n > 0 ? `\x1b[${n}B` : "";
 
@@ -91,7 +101,7 @@ export function createScreen(write: (text: string) => void, columns: number): Sc
     const all = [...pending, ...rows];
     pending = [];
     // Rows are narrower than the terminal, so erasing below from the end of the last one is safe.
-    out += all.map((row) => `${ERASE_LINE}${row}${RESET}`).join("\r\n") + ERASE_BELOW;
+    out += all.map((row) => `${ERASE_LINE}${safe(row)}${RESET}`).join("\r\n") + ERASE_BELOW;
     previous = [...rows];
     height = rows.length;
     cursorRow = Math.max(0, rows.length - 1);
@@ -102,7 +112,7 @@ export function createScreen(write: (text: string) => void, columns: number): Sc
     let out = "";
     for (let index = 0; index < rows.length; index++) {
       if (previous[index] === rows[index] && index < height) continue;
-      out += `${moveTo(index)}${ERASE_LINE}${rows[index]}${RESET}`;
+      out += `${moveTo(index)}${ERASE_LINE}${safe(rows[index]!)}${RESET}`;
     }
     if (rows.length < height) {
       out += `${moveTo(rows.length === 0 ? 0 : rows.length - 1)}`;
@@ -116,7 +126,7 @@ export function createScreen(write: (text: string) => void, columns: number): Sc
 
   return {
     commit(rows) {
-      pending.push(...rows);
+      for (const row of rows) pending.push(row);
     },
     draw(drawn, caret) {
       // An empty region is one empty row, so the next draw never overwrites a committed row.

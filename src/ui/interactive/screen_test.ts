@@ -62,3 +62,16 @@ Deno.test("after the terminal narrows, the reflowed live region is redrawn in pl
   screen.draw(["x".repeat(19), "x".repeat(19), "status"], null);
   assert.equal(await t.all(), `kept\n${"x".repeat(19)}\n${"x".repeat(19)}\nstatus`);
 });
+
+Deno.test("createScreen() writes out every control of a row but SGR styling, and cuts it to fit", async () => {
+  const t = terminal(30);
+  const screen = createScreen(t.write, 30);
+  screen.commit(["\x1b[1mbold\x1b[22m \x1b]0;title\x07 \x1b]52;c;eA==\x07 and a long tail"]);
+  screen.draw(["\x1b[2Jlive\x9b2J \x1b[31mred\x1b[39m"], null);
+  const written = t.taken();
+  for (const hostile of ["\x1b]0;", "\x1b]52;", "\x1b[2Jlive", "\x9b"]) {
+    assert.ok(!written.includes(hostile), `${JSON.stringify(hostile)} was written`);
+  }
+  assert.ok(written.includes("\x1b[1mbold\x1b[22m") && written.includes("\x1b[31mred\x1b[39m"));
+  assert.equal(await t.all(), "bold \\x1b]0;title\\x07 \\x1b]5…\n\\x1b[2Jlive\\x9b2J red");
+});

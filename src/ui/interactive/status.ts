@@ -8,6 +8,7 @@
  */
 
 import { spinnerFrame } from "./blocks.ts";
+import { terminalSafe } from "../terminal_text.ts";
 import type { Theme } from "./style.ts";
 import { formatTokens } from "./transcript.ts";
 import { textWidth, truncate } from "./width.ts";
@@ -34,14 +35,14 @@ export function contextUse(tokens: number | null, window: number | null, theme: 
 /** The status row, at most `width - 1` columns. */
 export function statusRow(info: StatusInfo, width: number, theme: Theme): string {
   const parts = [
-    theme.bold(info.agent),
+    theme.bold(terminalSafe(info.agent)),
     ...[info.model, `thinking ${info.thinking ?? "off"}`].filter((part) => part !== "")
-      .map(theme.dim),
+      .map((part) => theme.dim(terminalSafe(part))),
   ];
   const context = contextUse(info.contextTokens, info.contextWindow, theme);
   const right = [...parts, ...(context === "" ? [] : [context])].join(theme.dim(" · "));
   const room = width - 1;
-  const left = theme.dim(info.message);
+  const left = theme.dim(terminalSafe(info.message));
   const gap = room - textWidth(left) - textWidth(right);
   if (gap >= 2) return `${left}${" ".repeat(gap)}${right}`;
   // Too narrow for both: the message first, then as much of the rest as fits.

@@ -91,12 +91,34 @@ export function createTranscript(options: { theme: Theme; expanded: () => boolea
     blocks.push({ kind: "notice", text, tone, done: true });
   };
 
+  /**
+   * The rows of `block`; a block that cannot be rendered (a bug, input no
+   * view expected) is one error row, so a frame never throws and the chat goes on.
+   */
   function render(
     block: Block,
     width: number,
     now: number,
     expanded = options.expanded(),
   ): string[] {
+    return guarded(() => renderBlock(block, width, now, expanded), width);
+  }
+
+  function guarded(rows: () => string[], width: number): string[] {
+    try {
+      return rows();
+    } catch (error) {
+      const why = error instanceof Error ? error.message : String(error);
+      return noticeRows(
+        `this part of the conversation cannot be shown: ${why}`,
+        "error",
+        width,
+        theme,
+      );
+    }
+  }
+
+  function renderBlock(block: Block, width: number, now: number, expanded: boolean): string[] {
     switch (block.kind) {
       case "user":
         return userRows(block.text, width, theme);
@@ -250,14 +272,22 @@ export function createTranscript(options: { theme: Theme; expanded: () => boolea
             (first.kind === "thinking" || first.kind === "tool") &&
             render(first, width, now, true).length > rows.length
           ) collapsed = first;
-          commit.push(...rows);
+          for (const row of rows) commit.push(row);
           blocks.shift();
           continue;
         }
         if (first.kind === "assistant") {
-          const { finished } = splitFinished(first.text.slice(first.committed));
+          const rest = first.text.slice(first.committed);
+          let finished = "";
+          try {
+            finished = splitFinished(rest).finished;
+          } catch {
+            // nothing commits; the live render shows the error row
+          }
           if (finished.trim() !== "") {
-            commit.push("", ...renderMarkdown(finished, width - 1, theme));
+            commit.push("");
+            const rows = guarded(() => renderMarkdown(finished, width - 1, theme), width);
+            for (const row of rows) commit.push(row);
             first.committed += finished.length;
           }
         }
@@ -277,7 +307,7 @@ export function createTranscript(options: { theme: Theme; expanded: () => boolea
     lastAnswer: () => answer,
     expandLast(width, now) {
       if (collapsed === null) return;
-      reprint.push(...render(collapsed, width, now, true));
+      for (const row of render(collapsed, width, now, true)) reprint.push(row);
       collapsed = null;
     },
   };

