@@ -53,9 +53,9 @@ Deno.test("rienda init creates the home with examples and never overwrites", asy
 Deno.test("the files of rienda init form a valid installation", async () => {
   await using env = await createTestEnv({ noConfig: true, noAgent: true });
   assert.equal((await env.run(["init"])).code, 0);
-  const agents = await env.run(["agents"]);
+  const agents = await env.run(["agents"], { env: { OPENAI_API_KEY: "sk-test" } });
   assert.equal(agents.code, 0, agents.stderr);
-  assert.match(agents.stdout, /^assistant +openai\/gpt-4o-mini +A careful assistant/);
+  assert.match(agents.stdout, /^assistant +openai\/gpt-5 \(key found\) +A careful assistant/);
   const doctor = await env.run(["doctor", "--offline"], { env: { OPENAI_API_KEY: "sk-test" } });
   assert.equal(doctor.code, 0, doctor.stdout);
   assert.match(doctor.stdout, /^ok +extensions +1 tool, 1 hook$/m);

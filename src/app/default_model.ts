@@ -1,6 +1,6 @@
 /**
- * The model of the default agent when neither `-m`, the agent file nor
- * `default_model` names one: the first built-in provider that has a key, in
+ * The model of an agent (the default one or any other) when neither `-m`,
+ * the agent file nor `default_model` names one: the first built-in provider that has a key, in
  * the order of {@link DEFAULT_MODELS}, with its default model
  * (docs/providers.md, "The default agent's model"). Local servers (ollama,
  * lmstudio) need no key and are never picked: nothing says one is running.
@@ -8,6 +8,7 @@
  * @module
  */
 
+import { DEFAULT_AGENT_ID } from "../agents/default_agent.ts";
 import type { BuiltinProviderName } from "../config/builtin_names.ts";
 import type { Config } from "../config/config.ts";
 import type { Credentials } from "../config/credentials.ts";
@@ -43,14 +44,24 @@ export function firstKeyedModel(
   return undefined;
 }
 
-/** The message for a default agent with no model and no key at all. */
-export function noDefaultModelMessage(config: Config): string {
+/**
+ * The message for an agent with no model of its own when there is no
+ * `default_model` and no key at all; an agent other than the default one is
+ * named with its file.
+ */
+export function noModelMessage(
+  config: Config,
+  agent: { readonly id: string; readonly path: string },
+): string {
   const variables = DEFAULT_MODELS.flatMap(([provider]) => {
     // Only the key variables are read: the base URL (and its variable) does not matter here.
     const settings = resolveProvider(config, provider, () => undefined);
     return settings === undefined ? [] : keyVariables(settings);
   });
-  return `the default agent has no model: set an API key (${
+  const who = agent.id === DEFAULT_AGENT_ID
+    ? "the default agent"
+    : `agent "${agent.id}" (${agent.path})`;
+  return `${who} has no model: set an API key (${
     [...new Set(variables)].join(", ")
   }) or run rienda auth login PROVIDER, or set default_model in config.yaml or pass -m PROVIDER/MODEL`;
 }

@@ -32,7 +32,8 @@ import {
   type SessionTarget,
 } from "./continue_session.ts";
 import type { ExtensionRunContext } from "../extensions/run_context.ts";
-import { firstKeyedModel, noDefaultModelMessage } from "./default_model.ts";
+import { noModelMessage } from "./default_model.ts";
+import { agentModel } from "./agent_model.ts";
 import { fullModelRef, resolveModel, ThinkingLevelError } from "./resolve_model.ts";
 import { bindRunSession } from "./run_session.ts";
 import { loadRunTools } from "./run_tools.ts";
@@ -103,17 +104,12 @@ export async function prepareRun(request: RunRequest): Promise<RunPlan> {
     ? await loadAgent(sources, request.agent.id)
     : await loadAgentFile(agentFilePath(request.cwd, request.agent.path));
   const credentials = await loadCredentials(paths.credentialsFile);
-  const isDefault = agent.id === DEFAULT_AGENT_ID;
-  const named = request.model ?? continued?.branch.model ?? agent.model ?? config.defaultModel ??
-    (isDefault ? firstKeyedModel(config, request.env, credentials) : undefined);
+  // An agent without a model of its own (or `inherit`) takes the default agent's.
+  const named = request.model ?? continued?.branch.model ??
+    agentModel(agent.model, config, { env: request.env, credentials })?.ref;
+  if (named === undefined) throw new Error(noModelMessage(config, agent));
   // Bare names (-m sonnet, model: gpt-4o) are resolved once; the session records provider/model.
-  const modelRef = named === undefined ? undefined : fullModelRef(config, named);
-  if (modelRef === undefined) {
-    if (isDefault) throw new Error(noDefaultModelMessage(config));
-    throw new Error(
-      `agent "${agent.id}" names no model: set model: in ${agent.path}, pass -m PROVIDER/MODEL, or set default_model in config.yaml`,
-    );
-  }
+  const modelRef = fullModelRef(config, named);
   const thinking = request.thinking ?? continued?.branch.thinking ?? agent.thinking;
   const resolved = resolveSessionModel(
     continued,

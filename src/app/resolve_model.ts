@@ -127,7 +127,8 @@ function checkThinking(
   return level;
 }
 
-function unknownProviderMessage(config: Config, provider: string, ref: string): string {
+/** The error for a reference whose provider is neither built in nor in config.yaml. */
+export function unknownProviderMessage(config: Config, provider: string, ref: string): string {
   const where = config.file ?? "config.yaml";
   return `unknown provider "${provider}" in model "${ref}" (known: ${
     providerNames(config).join(", ")

@@ -5,7 +5,7 @@
  * the warnings and the problems of the files.
  *
  * ```
- * coder     openai/gpt-4o-mini                       Answers briefly.            home
+ * coder     openai/gpt-4o-mini (no key)              Answers briefly.            home
  * default   anthropic/claude-sonnet-4-5 (key found)  A concise coding assistant…  built-in
  * reviewer  sonnet (anthropic/claude-sonnet-4-5)     Reviews a diff. (no tools)  .claude/agents
  *
@@ -22,9 +22,7 @@
 import type { AgentDefinition } from "../agents/agent_file.ts";
 import { agentSources } from "../agents/agent_sources.ts";
 import { type AgentOrigin, listRunnableAgents } from "../agents/catalog.ts";
-import { DEFAULT_AGENT_ID } from "../agents/default_agent.ts";
-import { firstKeyedModel } from "../app/default_model.ts";
-import { fullModelRef } from "../app/resolve_model.ts";
+import { agentModel, type KeyLookupInputs, modelReadiness } from "../app/agent_model.ts";
 import { type Config, loadConfig } from "../config/config.ts";
 import { loadCredentials } from "../config/credentials.ts";
 import { resolvePaths } from "../config/paths.ts";
@@ -40,19 +38,35 @@ export interface AgentsFlags {
   readonly workdir?: string | undefined;
 }
 
-/** The model column: the agent's own, else `default_model`, else (for `default`) the first key's. */
-async function modelColumn(
+/**
+ * The model column: the agent's own, else `default_model`, else the first
+ * key's (an agent without `model:`, or with `inherit`, runs as the default
+ * one would), and what stops it from running.
+ */
+function modelColumn(
   agent: AgentDefinition,
   config: Config,
-  io: Io,
-  credentialsFile: string,
-): Promise<string> {
-  if (agent.model !== undefined) return shownModel(config, agent.model);
-  if (config.defaultModel !== undefined) return `${config.defaultModel} (default)`;
-  if (agent.id !== DEFAULT_AGENT_ID) return "(no model)";
-  const found = firstKeyedModel(config, io.env, await loadCredentials(credentialsFile));
-  return found === undefined ? "(no model)" : `${found} (key found)`;
+  keys: KeyLookupInputs,
+): string {
+  const chosen = agentModel(agent.model, config, keys);
+  if (chosen === undefined) return "(no model)";
+  const readiness = modelReadiness(chosen.ref, config, keys);
+  const marks = [
+    ...(readiness.kind !== "unknown_model" && readiness.ref !== chosen.ref ? [readiness.ref] : []),
+    ...(chosen.origin === "default_model" ? ["default"] : []),
+    ...(chosen.origin === "first_key" ? ["key found"] : []),
+    ...(readiness.kind === "ready" ? [] : [READINESS_MARKS[readiness.kind]]),
+  ];
+  return marks.length === 0 ? chosen.ref : `${chosen.ref} (${marks.join(", ")})`;
 }
+
+/** How the model column says why a model cannot run. */
+const READINESS_MARKS = {
+  no_key: "no key",
+  unknown_model: "unknown model",
+  unknown_provider: "unknown provider",
+  bad_base_url: "bad base URL",
+} as const;
 
 /** Where the agent comes from, and the sources of the files of the same id it hides. */
 function sourceColumn(origin: AgentOrigin | undefined): string {
@@ -73,16 +87,6 @@ function describeAgent(agent: AgentDefinition): string {
   return agent.tools.length === 0 ? `${cut} (no tools)` : cut;
 }
 
-/** A bare model name with what it resolves to: `sonnet (anthropic/claude-sonnet-4-5)`. */
-function shownModel(config: Config, ref: string): string {
-  try {
-    const full = fullModelRef(config, ref);
-    return full === ref ? ref : `${ref} (${full})`;
-  } catch {
-    return `${ref} (unknown model)`;
-  }
-}
-
 /** Lists the agents; exits 1 when a file has problems, so scripts notice. */
 export async function agentsCommand(io: Io, flags: AgentsFlags): Promise<number> {
   const paths = resolvePaths(io.env, flags.config === undefined ? {} : { config: flags.config });
@@ -90,12 +94,13 @@ export async function agentsCommand(io: Io, flags: AgentsFlags): Promise<number>
   const workdir = await resolveWorkdir(io.cwd, flags.workdir);
   const sources = await agentSources(paths.agentsDir, workdir);
   const { agents, problems, origins } = await listRunnableAgents(sources);
-  const rows = await Promise.all(agents.map(async (agent) => [
+  const keys = { env: io.env, credentials: await loadCredentials(paths.credentialsFile) };
+  const rows = agents.map((agent) => [
     agent.id,
-    await modelColumn(agent, config, io, paths.credentialsFile),
+    modelColumn(agent, config, keys),
     describeAgent(agent),
     sourceColumn(origins.get(agent.path)),
-  ]));
+  ]);
   io.stdout.write(formatColumns(rows));
   const warnings = agents.flatMap((agent) => agent.warnings);
   if (warnings.length > 0) {

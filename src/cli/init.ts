@@ -20,9 +20,10 @@ const CONFIG_YAML = `# rienda configuration. Everything here is optional: the bu
 # fireworks, gemini, ollama, lmstudio) work with their usual key variable,
 # e.g. OPENAI_API_KEY, or a key stored with \`rienda auth login <provider>\`.
 
-# The model of agents that name none. Without it, the default agent takes
-# the first built-in provider with a key (anthropic, openai, then the others)
-# with that provider's default model.
+# The model of agents that name none (no model:, or model: inherit), the
+# default agent's among them. Without it, they take the first built-in
+# provider with a key (anthropic, openai, then the others) with that
+# provider's default model.
 # default_model: openai/gpt-4o-mini
 
 # The system prompt of every run ends with the workspace path, the platform,
@@ -61,7 +62,6 @@ const CONFIG_YAML = `# rienda configuration. Everything here is optional: the bu
 
 const AGENT_MD = `---
 description: A careful assistant for the current workspace.
-model: openai/gpt-4o-mini
 tools: [shell, word-count]
 hooks: [guard]
 ---
