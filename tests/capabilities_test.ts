@@ -68,9 +68,15 @@ Deno.test("file capabilities: granted paths work; outside, .. and symbolic links
       writeDotDot: `ctx.file.write(".cache/probe/../../notes.txt", "overwritten")`,
       writeDangling: `ctx.file.write(".cache/probe/dangling", "planted")`,
       writeThroughLink: `ctx.file.write(".cache/probe/escape/planted.txt", "planted")`,
+      writeHardLink: `ctx.file.write(".cache/probe/hard", "overwritten")`,
+      appendHardLink: `ctx.file.write(".cache/probe/hard", "more", { append: true })`,
     }),
   );
+  await Deno.link(`${outside}/secret.txt`, `${env.workdir}/.cache/probe/hard`);
   const results = await toolsTest(env, "probe");
+  const hardLinked = `Error: ctx.file.write: .cache/probe/hard is a file with 2 names (hard ` +
+    "links), and another of them may lie outside this tool's capabilities, so it is not " +
+    "written: write another path, or remove the other names first";
   const denied = (fn: string, given: string, category: string, granted: string, real?: string) =>
     `Error: ctx.file.${fn}: path ${JSON.stringify(given)}` +
     (real === undefined ? "" : ` (${real} once its symbolic links are followed)`) +
@@ -100,7 +106,10 @@ Deno.test("file capabilities: granted paths work; outside, .. and symbolic links
       ".cache/probe",
       `${outside}/planted.txt`,
     ),
+    writeHardLink: hardLinked,
+    appendHardLink: hardLinked,
   });
+  assert.equal(await Deno.readTextFile(`${outside}/secret.txt`), "secret");
   assert.equal(await Deno.readTextFile(`${env.workdir}/notes.txt`), "notes");
   assert.equal(await Deno.readTextFile(`${env.workdir}/.cache/probe/out.txt`), "ok");
   assert.equal(await Deno.readTextFile(`${env.workdir}/.cache/probe/deep/er.txt`), "ok");
@@ -159,6 +168,38 @@ Deno.test("env, exec and http capabilities: granted names pass, others are refus
       `(exec: echo)${fix("exec", "cat")}`,
   });
   assert.deepEqual(hits, ["/here", "/landed", "/away"], "the refused redirect was not followed");
+});
+
+Deno.test("exec with env: { PATH } that holds neither sh nor rm: both forms run, on that PATH", async () => {
+  await using env = await createTestEnv();
+  const bin = await env.makeDir("bin");
+  await Deno.writeTextFile(`${bin}/hello`, "#!/bin/sh\necho hello from bin\n", { mode: 0o755 });
+  const run = (command: unknown, options: Record<string, unknown>) =>
+    `(function () { var r = ctx.system.exec(${JSON.stringify(command)}, ${
+      JSON.stringify({ quiet: true, ...options })
+    }); return [r.code, r.stdout, r.stderr]; })()`;
+  const probes = {
+    argvOnGivenPath: run(["hello"], { env: { PATH: bin } }),
+    argvAbsolute: run(["/bin/echo", "a"], { env: { PATH: "/nonexistent" } }),
+    argvWithStdin: run(["/bin/cat"], { stdin: "piped", env: { PATH: "/nonexistent" } }),
+    shellSeesPath: run("echo $PATH", { env: { PATH: "/nonexistent" } }),
+    emptyPath: run(["/bin/echo", "b"], { env: { PATH: "" } }),
+  };
+  await env.writeTool("free", probeTool(undefined, probes));
+  await env.writeTool(
+    "listed",
+    probeTool({ exec: ["echo"] }, {
+      listed: run(["echo", "c"], { env: { PATH: "/nonexistent" } }),
+    }),
+  );
+  assert.deepEqual(await toolsTest(env, "free"), {
+    argvOnGivenPath: [0, "hello from bin\n", ""],
+    argvAbsolute: [0, "a\n", ""],
+    argvWithStdin: [0, "piped", ""],
+    shellSeesPath: [0, "/nonexistent\n", ""],
+    emptyPath: [0, "b\n", ""],
+  });
+  assert.deepEqual(await toolsTest(env, "listed"), { listed: [0, "c\n", ""] });
 });
 
 Deno.test("config.yaml: require_capabilities gives undeclared extensions nothing; a grant there narrows a declaration", async () => {

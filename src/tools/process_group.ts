@@ -17,6 +17,7 @@
  * @module
  */
 
+import { findExecutable } from "../find_executable.ts";
 import { pumpOutput } from "./output_pump.ts";
 import { errorMessage } from "../unknown.ts";
 
@@ -147,30 +148,43 @@ async function checkWorkingDirectory(cwd: string): Promise<void> {
 }
 
 /**
- * The script `sh` runs, with `$1` the mode (`sh` or `argv`), `$2` a file
- * holding the command's stdin (empty for none) and the command after them:
- * it moves its stdin, the pipe from rienda, to fd 3, starts a watcher in the
- * background, opens the stdin file and removes it at once, then becomes
- * `sh -c "$3"` or, in `argv` mode, the program `$3` with its arguments
+ * The script `sh` runs, with `$0` the absolute path of `sh`, `$1` the mode
+ * (`sh` or `argv`), `$2` a file holding the command's stdin (empty for
+ * none), `$3` `set` when `$4` is the command's own `PATH` (`keep`: rienda's)
+ * and the command after them: it moves its stdin, the pipe from rienda, to
+ * fd 3, starts a watcher in the background, opens the stdin file and removes
+ * it at once, sets the command's `PATH` only then (so an `env: { PATH }`
+ * without `rm` or `sh` on it breaks nothing of rienda's), then becomes
+ * `sh -c "$5"` or, in `argv` mode, the program `$5` with its arguments
  * (`exec "$@"`, no shell parsing; exit 127 with `<program>: no such
- * program` when `command -v` cannot find it), with stdin on /dev/null when no file was
- * given (so the command keeps its pid, and the pid stays the group id). Only
- * `sh` is ever spawned by rienda itself, so its permission set stays
- * `run: ["sh"]`. The watcher reads one line from the pipe: rienda writes it
- * once the command ended, and background processes the command left then
- * live on as before; end of file without it means rienda died, and the
- * watcher kills its whole process group. Plain POSIX `sh`.
+ * program` when `command -v` cannot find it), with stdin on /dev/null when no
+ * file was given (so the command keeps its pid, and the pid stays the group
+ * id). Only `sh` is ever spawned by rienda itself, so its permission set
+ * stays `run: ["sh"]`. The watcher reads one line from the pipe: rienda
+ * writes it once the command ended, and background processes the command
+ * left then live on as before; end of file without it means rienda died, and
+ * the watcher kills its whole process group. Plain POSIX `sh`.
  */
 export const WATCHED_SHELL = [
   "exec 3<&0 </dev/null",
   "{ IFS= read -r _ <&3 || kill -s KILL 0; } >/dev/null 2>&1 &",
   'if [ -n "$2" ]; then exec <"$2"; rm -f -- "$2"; fi',
-  'if [ "$1" = argv ]; then shift 2',
+  'if [ "$3" = set ]; then PATH=$4; export PATH; fi',
+  'if [ "$1" = argv ]; then shift 4',
   '  command -v -- "$1" >/dev/null 2>&1 || { printf "%s: no such program\\n" "$1" >&2; exit 127; }',
   '  exec "$@" 3<&-',
   "fi",
-  'exec sh -c "$3" 3<&-',
+  'exec "$0" -c "$5" sh 3<&-',
 ].join("\n");
+
+/** The absolute path of `sh` on rienda's own `PATH` (found once), or `sh` when it is not there. */
+let shellPath: Promise<string> | undefined;
+
+function findShell(): Promise<string> {
+  shellPath ??= findExecutable("sh", { path: Deno.env.get("PATH") ?? "", cwd: Deno.cwd() })
+    .then((found) => found ?? "sh");
+  return shellPath;
+}
 
 /** What rienda writes to the watcher once the command has ended. */
 const COMMAND_ENDED = new TextEncoder().encode("\n");
@@ -186,12 +200,27 @@ async function releaseWatcher(stdin: WritableStream<Uint8Array>): Promise<void> 
   }
 }
 
-/** The arguments of `sh` for {@link WATCHED_SHELL}: mode, stdin file, command. */
-function watchedShellArgs(command: ProcessGroupOptions["command"], stdinFile: string): string[] {
+/** The arguments of `sh` for {@link WATCHED_SHELL} (see there). */
+function watchedShellArgs(
+  options: Pick<ProcessGroupOptions, "command" | "env">,
+  stdinFile: string,
+  shell: string,
+): string[] {
+  const { command, env } = options;
+  const path = env !== undefined && Object.hasOwn(env, "PATH")
+    ? ["set", env.PATH ?? ""]
+    : ["keep", ""];
   const tail = typeof command === "string"
-    ? ["sh", stdinFile, command]
-    : ["argv", stdinFile, ...command];
-  return ["-c", WATCHED_SHELL, "sh", ...tail];
+    ? ["sh", stdinFile, ...path, command]
+    : ["argv", stdinFile, ...path, ...command];
+  return ["-c", WATCHED_SHELL, shell, ...tail];
+}
+
+/** The environment `sh` starts with: the command's, but rienda's `PATH` (the script sets the command's). */
+function shellEnv(env: ProcessGroupOptions["env"]): Record<string, string> | undefined {
+  if (env === undefined) return undefined;
+  const { PATH: _path, ...rest } = env;
+  return rest;
 }
 
 /**
@@ -207,12 +236,14 @@ async function stdinFile(text: string | undefined): Promise<string> {
 }
 
 /** Starts the command under {@link WATCHED_SHELL} as the leader of a new process group. */
-function spawnShell(options: ProcessGroupOptions, stdin: string): Deno.ChildProcess {
+function spawnShell(options: ProcessGroupOptions, stdin: string, shell: string): Deno.ChildProcess {
+  const env = shellEnv(options.env);
   try {
+    // Found by name on rienda's PATH (the permission set allows `sh`), never the command's.
     return new Deno.Command("sh", {
-      args: watchedShellArgs(options.command, stdin),
+      args: watchedShellArgs(options, stdin, shell),
       cwd: options.cwd,
-      ...(options.env === undefined ? {} : { env: { ...options.env } }),
+      ...(env === undefined ? {} : { env }),
       stdin: "piped",
       stdout: "piped",
       stderr: "piped",
@@ -243,7 +274,7 @@ export async function runInProcessGroup(options: ProcessGroupOptions): Promise<P
   await checkWorkingDirectory(options.cwd);
   const stdin = await stdinFile(options.stdin);
   try {
-    return await runSpawned(options, spawnShell(options, stdin));
+    return await runSpawned(options, spawnShell(options, stdin, await findShell()));
   } finally {
     if (stdin !== "") await Deno.remove(stdin).catch(() => {});
   }

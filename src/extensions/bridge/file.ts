@@ -3,6 +3,7 @@
  * (absolute paths allowed). Reads replace invalid UTF-8; writes create the
  * parent directories. Each path passes the extension's grant first
  * (`access.ts`); read, exists and list need `file.read`, write `file.write`.
+ * Under a grant, a write refuses a file with several names (hard links).
  *
  * @module
  */
@@ -86,12 +87,28 @@ async function write(args: readonly unknown[], workdir: string, grant: Grant) {
     // meanwhile cannot make it truncate or write a file outside the grant.
     using file = await Deno.open(absolute, { write: true, create: true, append });
     await verifyOpened(grant, fn, path, absolute, file);
+    await refuseHardLink(grant, fn, path, file);
     if (!append) await file.truncate(0);
     const bytes = new TextEncoder().encode(data);
     for (let done = 0; done < bytes.length;) done += await file.write(bytes.subarray(done));
   } catch (error) {
     throw fileError(fn, path, error);
   }
+}
+
+/**
+ * Refuses a file with more than one name under a grant: writing it changes
+ * every other name too, and nothing tells where those are, so one may lie
+ * outside the grant (a hard link in a granted folder to `~/.bashrc`).
+ */
+async function refuseHardLink(grant: Grant, fn: string, path: string, file: Deno.FsFile) {
+  const { nlink } = await file.stat();
+  if (nlink === null || nlink <= 1) return;
+  throw new BridgeError(
+    `${fn}: ${path} is a file with ${nlink} names (hard links), and another of them may lie ` +
+      `outside this ${grant.kind}'s capabilities, so it is not written: write another path, ` +
+      "or remove the other names first",
+  );
 }
 
 async function exists(args: readonly unknown[], workdir: string, grant: Grant) {
