@@ -66,8 +66,8 @@ Deno.test("every agent file of the corpus is listed, with exactly its warnings",
   const actual = result.stderr.split("\n").filter((line) => line.startsWith("  "));
   assert.deepEqual(actual.sort(), expected.sort());
   assert.match(result.stdout, /^silent-failure-hunter .*\(no tools\) +home$/m);
-  assert.match(result.stdout, /^code-reviewer .* +\.claude\/agents$/m);
-  assert.match(result.stdout, /^review .* +\.opencode\/agent$/m);
+  assert.match(result.stdout, /^code-reviewer .* +\.claude\/agents \(untrusted\)$/m);
+  assert.match(result.stdout, /^review .* +\.opencode\/agent \(untrusted\)$/m);
 });
 
 Deno.test("every agent file of the corpus runs with the tools it maps to", async () => {

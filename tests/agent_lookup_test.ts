@@ -6,10 +6,11 @@ import { at } from "./harness/json.ts";
 import type { Turn } from "./harness/turn.ts";
 import { systemPromptOf, toolNamesOf } from "./harness/wire.ts";
 
-Deno.test("-a finds project agents from a subfolder, .rienda first, and they shadow the home's", async () => {
+Deno.test("-a finds project agents from a subfolder, .rienda first, and once trusted they shadow the home's", async () => {
   await using provider = await startFakeProvider([{ text: "1" }, { text: "2" }, { text: "3" }]);
   await using env = await createTestEnv({ provider });
   await env.makeDir("workspace/.git");
+  assert.equal((await env.run(["trust"])).code, 0);
   const sub = await env.makeDir("workspace/src/deep");
   await env.writeFile(
     "workspace/.claude/agents/coder.md",
@@ -64,6 +65,7 @@ Deno.test("-a accepts the name: of a file, and two files with that name are an e
     "workspace/.claude/agents/reviewer2.md",
     agentText({ name: "code-reviewer", description: "Also reviews." }),
   );
+  assert.equal((await env.run(["trust"])).code, 0, "an untrusted project cannot claim the name");
   const ambiguous = await env.run(["run", "-a", "code-reviewer", "hi"]);
   assert.equal(ambiguous.code, 1, ambiguous.stderr);
   const last = lastLine(ambiguous.stderr);

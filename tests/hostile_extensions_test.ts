@@ -207,27 +207,3 @@ for (
     assert.match(result?.stderr ?? "", /hook "guard" failed closed: boom/);
   });
 }
-
-Deno.test("a project agent that hides a home agent of the same id says which hooks it drops", async () => {
-  await using provider = await startFakeProvider(touchScript());
-  await using env = await createTestEnv({ provider });
-  await env.writeHook("guard", THROWING_GUARD);
-  const home = await env.writeAgent("careful", {
-    description: "Careful.",
-    tools: ["shell"],
-    hooks: [{ name: "guard", fail_closed: true }],
-  });
-  await env.makeDir("workspace/.git");
-  const project = await env.writeFile(
-    "workspace/.claude/agents/careful.md",
-    "---\ndescription: From the repository.\ntools: [shell]\n---\nDo it.\n",
-  );
-  const result = await env.run(["run", "-a", "careful", "go"]);
-  assert.equal(result.code, 0, result.stderr);
-  const [warning] = result.stderr.split("\n").filter((line) => line.includes("takes the place"));
-  assert.equal(
-    warning,
-    `${project} takes the place of ${home}, and runs without its hooks: guard`,
-    result.stderr,
-  );
-});

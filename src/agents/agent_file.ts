@@ -96,7 +96,7 @@ export async function loadAgentFile(
 ): Promise<AgentDefinition> {
   let read;
   try {
-    read = await readTextFileAtMost(path, MAX_AGENT_FILE_BYTES);
+    read = await readTextFileAtMost(options.readFrom ?? path, MAX_AGENT_FILE_BYTES);
   } catch (error) {
     const reason = error instanceof Deno.errors.NotFound
       ? "agent file does not exist"
@@ -116,6 +116,8 @@ export async function loadAgentFile(
 export interface AgentFileOptions {
   /** A file of a Claude Code or opencode folder: no `tools:` means the default agent's tools. */
   readonly peer?: boolean;
+  /** The real path to open, already checked by the caller; `path` still names the file. */
+  readonly readFrom?: string;
 }
 
 /**

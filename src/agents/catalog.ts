@@ -1,7 +1,8 @@
 /**
  * The agents a run can use: `<id>.md` in the folders of `agent_sources.ts`,
  * first folder first, loaded by id (or by the `name:` of a file) or listed
- * with the problems of broken files (`rienda agents`).
+ * with the problems of broken files (`rienda agents`). What a project's
+ * files may take the place of depends on its trust (`project_agents.ts`).
  *
  * A missing agents folder means "no agents", never an error (docs/formats.md).
  * The id `default` without a file is the built-in agent (`default_agent.ts`).
@@ -9,19 +10,29 @@
  * @module
  */
 
-import { join } from "node:path";
-import { type AgentDefinition, AgentFileError, loadAgentFile } from "./agent_file.ts";
-import type { AgentSource } from "./agent_sources.ts";
+import { type AgentDefinition, AgentFileError } from "./agent_file.ts";
+import {
+  agentFileNames,
+  agentIdOf,
+  agentPath,
+  type AgentProblemEntry,
+  listFolder,
+  loadFromSource,
+  UnreadAgentFileError,
+} from "./agent_folder.ts";
+import { type AgentProject, type AgentSource, isTrusted } from "./agent_sources.ts";
 import { builtinDefaultAgent, DEFAULT_AGENT_ID } from "./default_agent.ts";
-import { isValidName, NAME_RULE } from "../names.ts";
-import { errorMessage } from "../unknown.ts";
+import {
+  answersTo,
+  asProjectAgent,
+  claimedId,
+  foldId,
+  leftOutWarning,
+  reservedIds,
+} from "./project_agents.ts";
+import { AGENT_ID_RULE, isValidAgentId } from "../names.ts";
 
-/** A file of an agents folder that could not be loaded. */
-export interface AgentProblemEntry {
-  readonly path: string;
-  /** The complete error message (it names the file). */
-  readonly message: string;
-}
+export { agentPath, type AgentProblemEntry } from "./agent_folder.ts";
 
 /** Where a listed agent comes from, and the files of the same id it hides. */
 export interface AgentOrigin {
@@ -36,6 +47,10 @@ export interface AgentListing {
   readonly problems: AgentProblemEntry[];
   /** The origin of each listed agent file, by path (none for the built-in agent). */
   readonly origins: ReadonlyMap<string, AgentOrigin>;
+  /** The files of an untrusted project left out for a home (or built-in) agent, by its id. */
+  readonly leftOut: ReadonlyMap<string, readonly string[]>;
+  /** The project of the folders, when there is one. */
+  readonly project?: AgentProject;
 }
 
 /** No agent of that id or name exists in any folder. */
@@ -43,16 +58,11 @@ export class AgentNotFoundError extends AgentFileError {
   override name = "AgentNotFoundError";
 }
 
-const AGENT_SUFFIX = ".md";
-
-/** The file of agent `id` in `agentsDir`. */
-export function agentPath(agentsDir: string, id: string): string {
-  return join(agentsDir, `${id}${AGENT_SUFFIX}`);
-}
-
 /**
  * Loads agent `id`: `<id>.md` of the first folder that has it, else the one
- * file whose `name:` is `id`, else (for `default`) the built-in agent.
+ * file whose `name:` is `id`, else (for `default`) the built-in agent. An
+ * untrusted project's files are looked at only for an id the home does not
+ * have.
  *
  * @throws {AgentNotFoundError} when no file matches (listing the available ids)
  * @throws {AgentFileError} when the id is invalid, several files have that
@@ -62,74 +72,113 @@ export async function loadAgent(
   sources: readonly AgentSource[],
   id: string,
 ): Promise<AgentDefinition> {
-  const home = sources.at(-1)?.dir ?? ".";
-  if (!isValidName(id)) {
-    throw new AgentFileError(`invalid agent id ${JSON.stringify(id)} (expected ${NAME_RULE})`, {
-      path: home,
+  const home = sources.filter((source) => source.project === undefined);
+  if (!isValidAgentId(id)) {
+    throw new AgentFileError(`invalid agent id ${JSON.stringify(id)} (expected ${AGENT_ID_RULE})`, {
+      path: home.at(-1)?.dir ?? ".",
       field: "id",
     });
   }
-  let notFound: unknown;
+  const project = sources.find((source) => source.project !== undefined)?.project;
+  if (project === undefined || project.trust === "trusted") {
+    const found = await findAgent(sources, id);
+    if (found === undefined) throw await notFound(sources, id, []);
+    if (found.source?.project === undefined) return found.agent;
+    return asProjectAgent(found.agent, await homeCounterpart(home, id));
+  }
+  const projectSources = sources.filter((source) => source.project !== undefined);
+  const claimants = (await Promise.all(projectSources.map(listFolder)))
+    .flatMap((listing) => listing.agents)
+    .filter((agent) => answersTo(agent, id))
+    .map((agent) => agent.path);
+  const fromHome = await findAgent(home, id);
+  if (fromHome !== undefined) {
+    if (claimants.length === 0 || project.trust === "untrusted") return fromHome.agent;
+    const warning = leftOutWarning(project, claimants);
+    return { ...fromHome.agent, warnings: [...fromHome.agent.warnings, warning] };
+  }
+  const reserved = reservedIds((await listAgents(home)).agents);
+  const found = reserved.has(foldId(id)) ? undefined : await findAgent(projectSources, id);
+  if (found === undefined) throw await notFound(sources, id, claimants, project);
+  return asProjectAgent(found.agent, undefined);
+}
+
+// The first `<id>.md`, else the one file named `id`, else the built-in default (no source).
+async function findAgent(
+  sources: readonly AgentSource[],
+  id: string,
+): Promise<{ agent: AgentDefinition; source: AgentSource | null } | undefined> {
+  const unread: string[] = [];
+  const found = (agent: AgentDefinition, source: AgentSource | null) => ({
+    agent: unread.length === 0 ? agent : { ...agent, warnings: [...unread, ...agent.warnings] },
+    source,
+  });
   for (const source of sources) {
     try {
-      const agent = await loadAgentFile(agentPath(source.dir, id), { peer: source.peer });
-      const last = sources.at(-1);
-      return source === last || last === undefined ? agent : await saysWhatItHides(agent, last);
+      return found(await loadFromSource(source, id), source);
     } catch (error) {
+      if (error instanceof UnreadAgentFileError) {
+        unread.push(error.message);
+        continue;
+      }
       if (!(error instanceof AgentFileError) || !(error.cause instanceof Deno.errors.NotFound)) {
         throw error;
       }
-      notFound = error.cause;
     }
   }
   const listing = await listAgents(sources);
   const named = listing.agents.filter((agent) => agent.name === id);
-  if (named.length === 1 && named[0] !== undefined) return named[0];
+  const [first] = named;
+  if (named.length === 1 && first !== undefined) {
+    return found(first, listing.origins.get(first.path)?.source ?? null);
+  }
   if (named.length > 1) {
     throw new AgentFileError(
       `agent name "${id}" is ambiguous: ${named.map((agent) => agent.path).join(", ")} ` +
         `all have name: ${id} (pass -a with a file's id, or -f FILE)`,
-      { path: named[0]?.path ?? home, field: "name" },
+      { path: first?.path ?? ".", field: "name" },
     );
   }
-  if (id === DEFAULT_AGENT_ID) return builtinDefaultAgent();
+  return id === DEFAULT_AGENT_ID ? found(builtinDefaultAgent(), null) : undefined;
+}
+
+// The home agent a project agent of `id` takes the place of; none when absent or broken.
+async function homeCounterpart(home: readonly AgentSource[], id: string) {
+  try {
+    return (await findAgent(home, id))?.agent;
+  } catch {
+    return undefined; // broken: nothing of it would have run
+  }
+}
+
+async function notFound(
+  sources: readonly AgentSource[],
+  id: string,
+  leftOut: readonly string[],
+  project?: AgentProject,
+): Promise<AgentNotFoundError> {
+  const home = sources.at(-1)?.dir ?? ".";
   const ids = [...new Set([...await listAgentIds(sources), DEFAULT_AGENT_ID])].sort();
   const where = await existingDirs(sources);
   const looked = where.length <= 1
     ? `${agentPath(home, id)} does not exist`
-    : `no ${id}${AGENT_SUFFIX} in ${where.join(", ")}`;
-  throw new AgentNotFoundError(
-    `agent ${JSON.stringify(id)} not found: ${looked} (available: ${ids.join(", ")})`,
-    { path: agentPath(home, id), cause: notFound },
+    : `no ${id}.md in ${where.join(", ")}`;
+  const untrusted = project === undefined || leftOut.length === 0
+    ? ""
+    : `; ${leftOutWarning(project, leftOut)}`;
+  return new AgentNotFoundError(
+    `agent ${JSON.stringify(id)} not found: ${looked} (available: ${ids.join(", ")})${untrusted}`,
+    { path: agentPath(home, id), cause: new Deno.errors.NotFound(id) },
   );
 }
 
-/**
- * `agent` (of a project folder) with a warning when it hides the file of the
- * same id in `home` and does not run all of that file's hooks: a cloned
- * repository would otherwise drop a guard of yours without a word.
- */
-async function saysWhatItHides(agent: AgentDefinition, home: AgentSource) {
-  let hidden: AgentDefinition;
-  try {
-    hidden = await loadAgentFile(agentPath(home.dir, agent.id), { peer: home.peer });
-  } catch {
-    return agent; // none there, or broken: nothing of it would have run
-  }
-  const dropped = hidden.hooks.filter((hook) => !agent.hooks.includes(hook));
-  if (dropped.length === 0) return agent;
-  const warning = `${agent.path} takes the place of ${hidden.path}, ` +
-    `and runs without its hooks: ${dropped.join(", ")}`;
-  return { ...agent, warnings: [...agent.warnings, warning] };
-}
-
-/** The ids of the `.md` files of the folders that are valid names, sorted, without loading them. */
+/** The ids of the `.md` files of the folders that are valid ids, sorted, without loading them. */
 export async function listAgentIds(sources: readonly AgentSource[]): Promise<string[]> {
   const ids = new Set<string>();
   for (const source of sources) {
-    for (const name of await agentFileNames(source.dir).catch(() => [])) {
-      const id = name.slice(0, -AGENT_SUFFIX.length);
-      if (isValidName(id)) ids.add(id);
+    for (const name of await agentFileNames(source).catch(() => [])) {
+      const id = agentIdOf(name);
+      if (isValidAgentId(id)) ids.add(id);
     }
   }
   return [...ids].sort();
@@ -137,19 +186,32 @@ export async function listAgentIds(sources: readonly AgentSource[]): Promise<str
 
 /**
  * Loads every agent of the folders, sorted by id; an id of an earlier folder
- * shadows the same id of later ones. Broken files are reported, never thrown.
+ * shadows the same id of later ones. An untrusted project's files that claim
+ * the id or name of a home agent (or `default`) are left out. Broken files
+ * are reported, never thrown.
  */
 export async function listAgents(sources: readonly AgentSource[]): Promise<AgentListing> {
-  const perSource = await Promise.all(sources.map((source) => listFolder(source)));
+  const project = sources.find((source) => source.project !== undefined)?.project;
+  // The home first when the project is not trusted: its ids are reserved.
+  const ordered = [...sources.filter(isTrusted), ...sources.filter((s) => !isTrusted(s))];
+  const perSource = await Promise.all(ordered.map((source) => listFolder(source)));
   const agents: AgentDefinition[] = [];
   const problems: AgentProblemEntry[] = [];
   const origins = new Map<string, { source: AgentSource; shadows: string[] }>();
   const byId = new Map<string, { source: AgentSource; shadows: string[] }>();
+  const leftOut = new Map<string, string[]>();
+  let reserved: Map<string, string> | undefined;
   perSource.forEach((listing, index) => {
-    const source = sources[index];
+    const source = ordered[index];
     if (source === undefined) return;
     problems.push(...listing.problems);
+    if (!isTrusted(source)) reserved ??= reservedIds(agents);
     for (const agent of listing.agents) {
+      const claimed = reserved === undefined ? undefined : claimedId(agent, reserved);
+      if (claimed !== undefined) {
+        leftOut.set(claimed, [...leftOut.get(claimed) ?? [], agent.path]);
+        continue;
+      }
       const first = byId.get(agent.id);
       if (first !== undefined) {
         first.shadows.push(agent.path);
@@ -161,48 +223,25 @@ export async function listAgents(sources: readonly AgentSource[]): Promise<Agent
       agents.push(agent);
     }
   });
-  agents.sort((a, b) => compare(a.id, b.id));
+  // Project agents as they run: with the hooks of the home agent they take the place of.
+  const homeAgents = perSource.filter((_, index) => ordered[index]?.project === undefined)
+    .flatMap((listing) => listing.agents);
+  const shown = agents.map((agent) =>
+    origins.get(agent.path)?.source.project === undefined ? agent : asProjectAgent(
+      agent,
+      homeAgents.find((home) => home.id === agent.id) ??
+        homeAgents.find((home) => home.name === agent.id),
+    )
+  );
+  shown.sort((a, b) => compare(a.id, b.id));
   problems.sort((a, b) => compare(a.path, b.path));
-  return { agents, problems, origins };
-}
-
-async function listFolder(
-  source: AgentSource,
-): Promise<{ agents: AgentDefinition[]; problems: AgentProblemEntry[] }> {
-  let names: string[];
-  try {
-    names = await agentFileNames(source.dir);
-  } catch (error) {
-    const message = `${source.dir}: cannot read the agents folder: ${errorMessage(error)}`;
-    return { agents: [], problems: [{ path: source.dir, message }] };
-  }
-  const results = await Promise.all(names.sort().map((name) => loadEntry(source, name)));
-  const agents: AgentDefinition[] = [];
-  const problems: AgentProblemEntry[] = [];
-  for (const result of results) {
-    if ("agent" in result) agents.push(result.agent);
-    else problems.push(result.problem);
-  }
-  return { agents, problems };
-}
-
-async function loadEntry(
-  source: AgentSource,
-  name: string,
-): Promise<{ agent: AgentDefinition } | { problem: AgentProblemEntry }> {
-  const path = join(source.dir, name);
-  const id = name.slice(0, -AGENT_SUFFIX.length);
-  if (!isValidName(id)) {
-    const message = `${path}: invalid agent id ${JSON.stringify(id)} ` +
-      `(rename the file to ${NAME_RULE}, then ".md")`;
-    return { problem: { path, message } };
-  }
-  try {
-    return { agent: await loadAgentFile(path, { peer: source.peer }) };
-  } catch (error) {
-    if (!(error instanceof AgentFileError)) throw error;
-    return { problem: { path, message: error.message } };
-  }
+  return {
+    agents: shown,
+    problems,
+    origins,
+    leftOut,
+    ...(project === undefined ? {} : { project }),
+  };
 }
 
 /**
@@ -214,21 +253,6 @@ export async function listRunnableAgents(sources: readonly AgentSource[]): Promi
   if (listing.agents.some((agent) => agent.id === DEFAULT_AGENT_ID)) return listing;
   const agents = [...listing.agents, builtinDefaultAgent()].sort((a, b) => compare(a.id, b.id));
   return { ...listing, agents };
-}
-
-// File names ending in .md that are not folders; dot files (editor locks) are skipped.
-async function agentFileNames(agentsDir: string): Promise<string[]> {
-  const names: string[] = [];
-  try {
-    for await (const entry of Deno.readDir(agentsDir)) {
-      if (entry.isDirectory || entry.name.startsWith(".")) continue;
-      if (entry.name.endsWith(AGENT_SUFFIX)) names.push(entry.name);
-    }
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return [];
-    throw error;
-  }
-  return names;
 }
 
 // The folders that exist, and always the last one (the rienda home's).

@@ -4,6 +4,7 @@ import { AgentFileError } from "./agent_file.ts";
 import { agentPath, listAgentIds, listAgents, loadAgent } from "./catalog.ts";
 import { homeSource } from "./agent_sources.ts";
 import { BUILTIN_AGENT_PATH } from "./default_agent.ts";
+import { AGENT_ID_RULE } from "../names.ts";
 
 async function withAgents(
   files: Record<string, string>,
@@ -74,12 +75,10 @@ Deno.test("loadAgent() says none are available when the folder is missing", asyn
 });
 
 Deno.test("loadAgent() rejects an id that is not a valid name before touching the disk", async () => {
-  for (const id of ["../secret", "a b", ""]) {
+  for (const id of ["../secret", "a b", "", ".hidden", "a/b"]) {
     await rejects(loadAgent([homeSource("/nonexistent")], id), {
       name: "AgentFileError",
-      message: `invalid agent id ${
-        JSON.stringify(id)
-      } (expected 1 to 64 letters, digits, "_" or "-")`,
+      message: `invalid agent id ${JSON.stringify(id)} (expected ${AGENT_ID_RULE})`,
       field: "id",
     });
   }
@@ -113,7 +112,7 @@ Deno.test("listAgents() returns agents sorted by id and the problems of broken f
         {
           path: join(dir, "bad name.md"),
           message: `${join(dir, "bad name.md")}: invalid agent id "bad name" ` +
-            '(rename the file to 1 to 64 letters, digits, "_" or "-", then ".md")',
+            `(rename the file to ${AGENT_ID_RULE}, then ".md")`,
         },
         {
           path: join(dir, "mid.md"),
@@ -135,6 +134,7 @@ Deno.test("listAgents() and listAgentIds() treat a missing folder as no agents",
       agents: [],
       problems: [],
       origins: new Map(),
+      leftOut: new Map(),
     });
     deepStrictEqual(await listAgentIds([homeSource(dir)]), []);
   } finally {

@@ -83,7 +83,7 @@ export async function openExtensionWorkbench(
   const workdir = await resolveWorkdir(request.cwd, request.workdir);
   const agent = request.agent === undefined
     ? undefined
-    : await loadAgent(await agentSources(paths.agentsDir, workdir), request.agent);
+    : await loadAgent(await agentSources(paths, workdir), request.agent);
   const builtins = builtinTools({
     autoApprove: request.autoApprove,
     guarded: guardedHomePaths(paths),

@@ -95,7 +95,7 @@ export async function prepareRun(request: RunRequest): Promise<RunPlan> {
   if (continued !== null) failure.defer(() => continued.writer.close());
   // A full id may name a session of another workspace: the run works in that one.
   const workdir = continued?.workdir ?? requestedWorkdir;
-  const sources = await agentSources(paths.agentsDir, workdir);
+  const sources = await agentSources(paths, workdir);
   const agent = request.agent === undefined
     ? continued === null
       ? await loadAgent(sources, DEFAULT_AGENT_ID)

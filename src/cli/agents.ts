@@ -20,7 +20,7 @@
  */
 
 import type { AgentDefinition } from "../agents/agent_file.ts";
-import { agentSources } from "../agents/agent_sources.ts";
+import { type AgentProject, agentSources, isTrusted } from "../agents/agent_sources.ts";
 import { type AgentOrigin, listRunnableAgents } from "../agents/catalog.ts";
 import { agentModel, type KeyLookupInputs, modelReadiness } from "../app/agent_model.ts";
 import { type Config, loadConfig } from "../config/config.ts";
@@ -68,11 +68,23 @@ const READINESS_MARKS = {
   bad_base_url: "bad base URL",
 } as const;
 
-/** Where the agent comes from, and the sources of the files of the same id it hides. */
-function sourceColumn(origin: AgentOrigin | undefined): string {
-  if (origin === undefined) return "built-in";
-  if (origin.shadows.length === 0) return origin.source.label;
-  return `${origin.source.label} (shadows ${origin.shadows.join(", ")})`;
+/**
+ * Where the agent comes from (`(untrusted)` for an untrusted project's), the
+ * files of the same id it hides, and the untrusted project files left out for it.
+ */
+function sourceColumn(origin: AgentOrigin | undefined, leftOut: readonly string[]): string {
+  const label = origin === undefined
+    ? "built-in"
+    : isTrusted(origin.source)
+    ? origin.source.label
+    : `${origin.source.label} (untrusted)`;
+  const notes = [
+    ...(origin === undefined || origin.shadows.length === 0
+      ? []
+      : [`shadows ${origin.shadows.join(", ")}`]),
+    ...(leftOut.length === 0 ? [] : [`left out: ${leftOut.join(", ")}`]),
+  ];
+  return notes.length === 0 ? label : `${label} (${notes.join("; ")})`;
 }
 
 /** The longest description shown; longer ones (Claude Code's run to pages) are cut. */
@@ -87,21 +99,36 @@ function describeAgent(agent: AgentDefinition): string {
   return agent.tools.length === 0 ? `${cut} (no tools)` : cut;
 }
 
+/** What an untrusted project's listed agents mean, when it has any; undefined otherwise. */
+function trustNote(
+  project: AgentProject,
+  agents: readonly AgentDefinition[],
+  origins: ReadonlyMap<string, AgentOrigin>,
+): string | undefined {
+  const own = agents.some((agent) => origins.get(agent.path)?.source.project !== undefined);
+  if (project.trustProblem !== undefined) return project.trustProblem;
+  if (project.trust === "trusted" || !own) return undefined;
+  return `project ${project.realRoot} is not trusted: its agents run only by an explicit -a ID ` +
+    "of an id the home does not have (run rienda trust to trust it)";
+}
+
 /** Lists the agents; exits 1 when a file has problems, so scripts notice. */
 export async function agentsCommand(io: Io, flags: AgentsFlags): Promise<number> {
   const paths = resolvePaths(io.env, flags.config === undefined ? {} : { config: flags.config });
   const config = await loadConfig(paths.configFile, { explicit: paths.configExplicit });
   const workdir = await resolveWorkdir(io.cwd, flags.workdir);
-  const sources = await agentSources(paths.agentsDir, workdir);
-  const { agents, problems, origins } = await listRunnableAgents(sources);
+  const sources = await agentSources(paths, workdir);
+  const { agents, problems, origins, leftOut, project } = await listRunnableAgents(sources);
   const keys = { env: io.env, credentials: await loadCredentials(paths.credentialsFile) };
   const rows = agents.map((agent) => [
     agent.id,
     modelColumn(agent, config, keys),
     describeAgent(agent),
-    sourceColumn(origins.get(agent.path)),
+    sourceColumn(origins.get(agent.path), leftOut.get(agent.id) ?? []),
   ]);
   io.stdout.write(formatColumns(rows));
+  const note = project === undefined ? undefined : trustNote(project, agents, origins);
+  if (note !== undefined) io.stderr.write(`\n${note}\n`);
   const warnings = agents.flatMap((agent) => agent.warnings);
   if (warnings.length > 0) {
     io.stderr.write(`\nwarnings:\n${warnings.map((line) => `  ${line}\n`).join("")}`);

@@ -80,7 +80,7 @@ export async function createChatBackend(options: ChatBackendOptions): Promise<Ch
 
   async function useAgent(spec: AgentSpec): Promise<void> {
     const definition = spec.kind === "id"
-      ? await loadAgent(await agentSources(paths.agentsDir, workdir), spec.id)
+      ? await loadAgent(await agentSources(paths, workdir), spec.id)
       : await loadAgentFile(spec.path);
     chat.agent = spec;
     chat.agentId = definition.id;
@@ -231,7 +231,7 @@ export async function createChatBackend(options: ChatBackendOptions): Promise<Ch
     async startChoices() {
       if (!pickAtStart) return null;
       const [{ agents }, sessions] = await Promise.all([
-        agentSources(paths.agentsDir, workdir).then(listRunnableAgents),
+        agentSources(paths, workdir).then(listRunnableAgents),
         sessionOps.sessionChoices(paths.sessionsDir, workdir),
       ]);
       if (agents.length <= 1 && sessions.length === 0) return null;
@@ -261,7 +261,7 @@ export async function createChatBackend(options: ChatBackendOptions): Promise<Ch
       );
     },
     async agents() {
-      const { agents } = await listRunnableAgents(await agentSources(paths.agentsDir, workdir));
+      const { agents } = await listRunnableAgents(await agentSources(paths, workdir));
       return agents.map((agent) => ({
         value: agent.id,
         label: agent.id,

@@ -22,7 +22,7 @@
 import { describeKeySource, lookupApiKey } from "../app/api_key.ts";
 import { providerNames, resolveProvider } from "../app/provider_settings.ts";
 import { agentSources, HOME_LABEL } from "../agents/agent_sources.ts";
-import { listAgents } from "../agents/catalog.ts";
+import { type AgentListing, listAgents } from "../agents/catalog.ts";
 import { DEFAULT_AGENT_ID } from "../agents/default_agent.ts";
 import { checkMcpServers, describeServer } from "../app/mcp_check.ts";
 import { type Config, loadConfig } from "../config/config.ts";
@@ -66,7 +66,7 @@ export async function doctorCommand(
   const paths = resolvePaths(io.env, flags.config === undefined ? {} : { config: flags.config });
   const checks: Check[] = [await checkHome(paths)];
   const config = await checkConfig(paths, checks);
-  checks.push(await checkAgents(paths, io.cwd));
+  checks.push(...await checkAgents(paths, io.cwd));
   checks.push(...await checkExtensions(paths, config));
   checks.push(...await checkProviders(io, paths, config, flags.offline));
   checks.push(...await checkMcp(io, config, flags.offline, signal));
@@ -121,8 +121,42 @@ async function checkConfig(paths: RiendaPaths, checks: Check[]): Promise<Config 
 }
 
 /** The agents `-a` finds from the current folder: the project's folders, then the home's. */
-async function checkAgents(paths: RiendaPaths, workdir: string): Promise<Check> {
-  const listing = await listAgents(await agentSources(paths.agentsDir, workdir));
+async function checkAgents(paths: RiendaPaths, workdir: string): Promise<Check[]> {
+  const listing = await listAgents(await agentSources(paths, workdir));
+  const project = checkProject(listing);
+  return project === undefined
+    ? [agentsCheck(paths, listing)]
+    : [agentsCheck(paths, listing), project];
+}
+
+/** Whether the project is trusted, when it has agent files (or trust.json is broken). */
+function checkProject(listing: AgentListing): Check | undefined {
+  const { project } = listing;
+  if (project === undefined) return undefined;
+  if (project.trustProblem !== undefined) {
+    return { status: "warn", label: "project", summary: project.trustProblem };
+  }
+  const own = [...listing.origins.values()].some((origin) => origin.source.project !== undefined);
+  const leftOut = [...listing.leftOut.values()].flat();
+  if (!own && leftOut.length === 0) return undefined;
+  const root = project.realRoot;
+  switch (project.trust) {
+    case "trusted":
+      return { status: "ok", label: "project", summary: `${root}: trusted` };
+    case "untrusted":
+      return { status: "ok", label: "project", summary: `${root}: not trusted (as you decided)` };
+    case "undecided":
+      return {
+        status: "warn",
+        label: "project",
+        summary: `${root}: not trusted: its agent files run only by an explicit -a ID of an id ` +
+          "the home does not have (run rienda trust to trust it)",
+        details: leftOut.map((file) => `left out: ${file}`),
+      };
+  }
+}
+
+function agentsCheck(paths: RiendaPaths, listing: AgentListing): Check {
   const { agents, problems } = listing;
   const perFolder = new Map<string, number>();
   for (const { source } of listing.origins.values()) {

@@ -80,8 +80,9 @@ export async function hooksList(io: Io, signal: AbortSignal): Promise<number> {
     { env: io.env, cwd: io.cwd, signal },
     "hook",
   );
-  const agentsDir = resolvePaths(io.env, { cwd: io.cwd }).agentsDir;
-  const { agents } = await listAgents(await agentSources(agentsDir, io.cwd));
+  const { agents } = await listAgents(
+    await agentSources(resolvePaths(io.env, { cwd: io.cwd }), io.cwd),
+  );
   const rows = formatColumns(catalog.hooks.map((hook) => {
     const column = policyText(hook, agents);
     return [hook.name, hook.points.join(", "), ...(column === "" ? [] : [column])];

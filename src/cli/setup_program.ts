@@ -1,16 +1,16 @@
 /**
  * The declarations of the installation commands — `agents`, `doctor`,
- * `init`, `types` — kept beside `program.ts`; their actions load on demand.
+ * `init`, `trust`, `types` — kept beside `program.ts`; their actions load on demand.
  *
  * @module
  */
 
-import type { Command } from "commander";
+import { type Command, Option } from "commander";
 import type { Io } from "../ui/io.ts";
 import { terminalSafeIo } from "../ui/terminal_text.ts";
 import { CONFIG_FLAG_HELP, stringFlag } from "./flags.ts";
 
-/** Adds `agents`, `doctor`, `init` and `types` to `program`; `choose` receives the action to run. */
+/** Adds `agents`, `doctor`, `init`, `trust` and `types` to `program`; `choose` receives the action to run. */
 export function addSetupCommands(
   program: Command,
   io: Io,
@@ -66,6 +66,36 @@ Examples:
     )
     .action(() => {
       choose(async () => (await import("./init.ts")).initCommand(io));
+    });
+  program.command("trust")
+    .description("trust the project of a workspace, so its agent files may replace the home's")
+    .option("-C, --workdir <dir>", "a folder of the project (default: the current directory)")
+    .addOption(new Option("--untrust", "record that the project is not trusted").conflicts("list"))
+    .addOption(new Option("--list", "list the projects trusted or not").conflicts("workdir"))
+    .addHelpText(
+      "after",
+      `
+The project is the nearest folder upward holding .git, recorded by its real
+path in $RIENDA_HOME/trust.json. Until it is trusted, its .rienda/agents,
+.claude/agents and .opencode/agent files never take the place of the
+built-in default or of a home agent (an explicit -a of an id the home does
+not have still runs them). See docs/security.md.
+
+Examples:
+  rienda trust
+  rienda trust -C ~/src/app
+  rienda trust --untrust
+  rienda trust --list
+`,
+    )
+    .action((flags: Record<string, unknown>) => {
+      choose(async () =>
+        (await import("./trust.ts")).trustCommand(io, {
+          workdir: stringFlag(flags, "workdir"),
+          untrust: flags.untrust === true,
+          list: flags.list === true,
+        })
+      );
     });
   program.command("types")
     .description("print rienda.d.ts, the types of ctx, tools and hooks, for an editor")

@@ -21,6 +21,8 @@ export interface RiendaPaths {
   readonly hooksDir: string;
   readonly sessionsDir: string;
   readonly credentialsFile: string;
+  /** Which projects are trusted (`trust.ts`). */
+  readonly trustFile: string;
   readonly compactionPromptFile: string;
   readonly cacheDir: string;
   readonly storeDir: string;
@@ -86,6 +88,7 @@ export function resolvePaths(
     hooksDir: join(home, "hooks"),
     sessionsDir: join(home, "sessions"),
     credentialsFile: join(home, "credentials.json"),
+    trustFile: join(home, "trust.json"),
     compactionPromptFile: join(home, "COMPACTION.md"),
     cacheDir: join(home, "cache"),
     storeDir: join(home, "store"),

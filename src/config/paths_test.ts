@@ -17,6 +17,7 @@ Deno.test("resolvePaths() puts everything under $HOME/.rienda when RIENDA_HOME i
     hooksDir: "/home/ana/.rienda/hooks",
     sessionsDir: "/home/ana/.rienda/sessions",
     credentialsFile: "/home/ana/.rienda/credentials.json",
+    trustFile: "/home/ana/.rienda/trust.json",
     compactionPromptFile: "/home/ana/.rienda/COMPACTION.md",
     cacheDir: "/home/ana/.rienda/cache",
     storeDir: "/home/ana/.rienda/store",
