@@ -109,6 +109,37 @@ Deno.test("grep stops a catastrophic pattern and rejects bad arguments with the 
   assert.match(results[4]?.text ?? "", /^the tool was not executed: "pattern" must NOT have fewer/);
 });
 
+Deno.test("grep stops a search slow on every file once the call's budget is spent", async () => {
+  await using env = await createTestEnv();
+  // About 0.1 s per file for this pattern, well under the 2 s one file may take.
+  for (let index = 10; index < 22; index++) {
+    await env.writeFile(`workspace/slow${index}.txt`, `${"a".repeat(20)}b\n`);
+  }
+  const [stopped, invalid] = [
+    ...await runToolCalls(env, [{ name: "grep", arguments: { pattern: "^(a+)+$" } }], {
+      env: { RIENDA_GREP_BUDGET_MS: "300" },
+    }),
+    ...await runToolCalls(env, [{ name: "grep", arguments: { pattern: "a" } }], {
+      env: { RIENDA_GREP_BUDGET_MS: "soon" },
+    }),
+  ];
+  assert.equal(stopped?.isError, true, stopped?.text);
+  assert.match(
+    stopped?.text ?? "",
+    new RegExp(
+      "^grep stopped: the search took more than 300 ms in all \\(RIENDA_GREP_BUDGET_MS\\) and had " +
+        "searched \\d+ of 12 files \\(it was on slow\\d+\\.txt\\): narrow path or glob; if every " +
+        "file is slow, that usually means catastrophic backtracking .*: simplify the pattern$",
+    ),
+  );
+  assert.deepEqual(invalid, {
+    name: "grep",
+    text: 'RIENDA_GREP_BUDGET_MS must be a whole number of milliseconds above 0 (found "soon"); ' +
+      "unset it for the default 20000",
+    isError: true,
+  });
+});
+
 Deno.test("find lists matching files newest first, honouring ignore files", async () => {
   await using env = await createTestEnv();
   await project(env);

@@ -12,9 +12,11 @@
  *   (`.git` never, symbolic links not followed), filtered by `glob`, sorted
  *   by path; binary files and files over 32 MiB are skipped.
  * - The search runs in a worker (`grep_worker.ts`) that compiles the pattern
- *   once. It is terminated on interrupt, and when one file takes more than
- *   {@link FILE_BUDGET_MS}: a pattern that backtracks for ever cannot
- *   freeze the run.
+ *   once. It is terminated on interrupt, when one file takes more than
+ *   {@link FILE_BUDGET_MS}, and when the whole call takes more than
+ *   {@link CALL_BUDGET_MS} ({@link CALL_BUDGET_VARIABLE}): a pattern that
+ *   backtracks for ever cannot freeze the run, nor one that takes almost the
+ *   per-file budget on each of many files.
  *
  * @module
  */
@@ -37,6 +39,16 @@ export const DEFAULT_MAX_RESULTS = 200;
 /** How long the search of one file may take before grep gives up on the pattern. */
 export const FILE_BUDGET_MS = 2000;
 
+/**
+ * How long one call may search in all, unless {@link CALL_BUDGET_VARIABLE}
+ * says otherwise: a pattern just under {@link FILE_BUDGET_MS} on each of 100
+ * files took 200 s.
+ */
+export const CALL_BUDGET_MS = 20_000;
+
+/** The environment variable that sets the budget of a call, in milliseconds. */
+export const CALL_BUDGET_VARIABLE = "RIENDA_GREP_BUDGET_MS";
+
 /** The most files one call searches. */
 const MAX_FILES = 100_000;
 
@@ -53,7 +65,9 @@ const DESCRIPTION = `Searches file contents with a regular expression.
 - At most \`max_results\` matching lines are shown (default ${DEFAULT_MAX_RESULTS}), then \`[N more matches not shown]\`: narrow the pattern, path or glob.
 - Matching lines longer than 500 characters are cut. A pattern that takes more than ${
   FILE_BUDGET_MS / 1000
-} s on one file is stopped: simplify it.`;
+} s on one file, or a search of more than ${
+  CALL_BUDGET_MS / 1000
+} s in all, is stopped: simplify the pattern, or narrow path or glob.`;
 
 const PARAMETERS = {
   type: "object",
@@ -140,29 +154,53 @@ function parseReport(data: unknown): GrepReport {
   };
 }
 
-/** Runs `job` in a fresh worker; resolves to its report, or to the file it was stopped on. */
+/** The budget of a call: {@link CALL_BUDGET_MS}, or the variable's; a string says what is wrong. */
+function callBudgetMs(): number | string {
+  const value = Deno.env.get(CALL_BUDGET_VARIABLE);
+  if (value === undefined || value === "") return CALL_BUDGET_MS;
+  const ms = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(ms) || ms === 0) {
+    return `${CALL_BUDGET_VARIABLE} must be a whole number of milliseconds above 0 ` +
+      `(found ${JSON.stringify(value)}); unset it for the default ${CALL_BUDGET_MS}`;
+  }
+  return ms;
+}
+
+/** Why the watchdog stopped a search: one file too long, or the whole call. */
+type Stopped =
+  | { readonly stopped: "file"; readonly file: string }
+  | { readonly stopped: "call"; readonly file: string; readonly searched: number };
+
+/** Runs `job` in a fresh worker; resolves to its report, or to where it was stopped. */
 function runWorker(
   job: Omit<GrepJob, "progress">,
+  budgetMs: number,
   signal: AbortSignal,
-): Promise<GrepReport | { stopped: string }> {
+): Promise<GrepReport | Stopped> {
   const progress = new Int32Array(new SharedArrayBuffer(4));
   return new Promise((resolve, reject) => {
     const worker = new Worker(new URL("./grep_worker.ts", import.meta.url), { type: "module" });
     let seen = 0;
     let since = performance.now();
+    let started = 0;
     const watchdog = setInterval(() => {
       const now = performance.now();
       const current = Atomics.load(progress, 0);
       if (current !== seen) {
+        if (seen === 0) started = now;
         seen = current;
         since = now;
+      }
+      const file = job.files[seen - 1];
+      if (seen > 0 && now - started > budgetMs && file !== undefined) {
+        finish();
+        resolve({ stopped: "call", file: file.shown, searched: seen - 1 });
       } else if (now - since > (seen === 0 ? START_BUDGET_MS : FILE_BUDGET_MS)) {
         finish();
-        const file = job.files[seen - 1];
         if (file === undefined) reject(new Error("the search worker did not start"));
-        else resolve({ stopped: file.shown });
+        else resolve({ stopped: "file", file: file.shown });
       }
-    }, POLL_MS);
+    }, Math.min(POLL_MS, budgetMs));
     const finish = () => {
       clearInterval(watchdog);
       signal.removeEventListener("abort", onAbort);
@@ -188,6 +226,32 @@ function runWorker(
     };
     worker.postMessage({ ...job, progress: progress.buffer });
   });
+}
+
+const BACKTRACKING = "catastrophic backtracking (nested quantifiers such as (a+)+ or (.*)*): " +
+  "simplify the pattern";
+
+/** The error text of a search the watchdog stopped. */
+function stoppedText(stopped: Stopped, files: number, budgetMs: number): string {
+  switch (stopped.stopped) {
+    case "file":
+      return `grep stopped: the pattern took more than ${FILE_BUDGET_MS / 1000} s on ` +
+        `${stopped.file}, which usually means ${BACKTRACKING}`;
+    case "call":
+      return `grep stopped: the search took more than ${formatMs(budgetMs)} in all ` +
+        `(${CALL_BUDGET_VARIABLE}) and had searched ${stopped.searched} of ${files} files ` +
+        `(it was on ${stopped.file}): narrow path or glob; if every file is slow, that usually ` +
+        `means ${BACKTRACKING}`;
+    default: {
+      const never: never = stopped;
+      throw new Error(`unexpected stop ${JSON.stringify(never)}`);
+    }
+  }
+}
+
+/** `20 s`, `500 ms`. */
+function formatMs(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
 }
 
 /** The result text of a finished search; `leftOut` names rienda's own folders and files it skipped. */
@@ -262,24 +326,22 @@ export function createGrepTool(approval: Approval): Tool {
       const files = found.paths.filter((path) => !isSkipped(path))
         .map((path) => ({ path, shown: displayPath(workdir, path) }))
         .sort((a, b) => (a.shown < b.shown ? -1 : a.shown > b.shown ? 1 : 0));
-      const report = await runWorker({
-        pattern: grep.pattern,
-        ignoreCase: grep.ignoreCase,
-        context: grep.context,
-        maxResults: grep.maxResults,
-        maxBytes: MAX_TOOL_RESULT_BYTES - 4096,
-        maxFileBytes: MAX_FILE_BYTES,
-        files,
-      }, signal);
-      if ("stopped" in report) {
-        return errorResult(
-          `grep stopped: the pattern took more than ${
-            FILE_BUDGET_MS / 1000
-          } s on ${report.stopped}, ` +
-            "which usually means catastrophic backtracking (nested quantifiers such as (a+)+ or (.*)*): " +
-            "simplify the pattern",
-        );
-      }
+      const budgetMs = callBudgetMs();
+      if (typeof budgetMs === "string") return errorResult(budgetMs);
+      const report = await runWorker(
+        {
+          pattern: grep.pattern,
+          ignoreCase: grep.ignoreCase,
+          context: grep.context,
+          maxResults: grep.maxResults,
+          maxBytes: MAX_TOOL_RESULT_BYTES - 4096,
+          maxFileBytes: MAX_FILE_BYTES,
+          files,
+        },
+        budgetMs,
+        signal,
+      );
+      if ("stopped" in report) return errorResult(stoppedText(report, files.length, budgetMs));
       if (report.type === "invalid") {
         return errorResult(
           `the pattern is not a valid JavaScript regular expression: ${report.message}`,

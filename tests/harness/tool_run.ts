@@ -29,6 +29,8 @@ export interface ToolRunOptions {
   readonly agent?: string;
   /** Extra `rienda run` flags, e.g. `-y`. */
   readonly flags?: readonly string[];
+  /** Extra environment variables of the run. */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 /** The tools of the agent `files` that {@link runToolCalls} writes. */
@@ -58,7 +60,7 @@ export async function runToolCalls(
     "stream-json",
     ...(options.flags ?? []),
     "go",
-  ]);
+  ], options.env === undefined ? {} : { env: options.env });
   if (result.code !== 0) throw new Error(`the run failed (${result.code}): ${result.stderr}`);
   return parseJsonLines(result.stdout, "stdout")
     .filter((event) => event.type === "tool_result")
