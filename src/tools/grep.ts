@@ -42,7 +42,7 @@ export const FILE_BUDGET_MS = 2000;
 /**
  * How long one call may search in all, unless {@link CALL_BUDGET_VARIABLE}
  * says otherwise: a pattern just under {@link FILE_BUDGET_MS} on each of 100
- * files took 200 s.
+ * files could hold a call for 200 s.
  */
 export const CALL_BUDGET_MS = 20_000;
 
