@@ -17,6 +17,7 @@ import { addMcpCommand } from "./mcp_program.ts";
 import type { RunFlags } from "./run.ts";
 import { addSessionsCommand } from "./sessions_program.ts";
 import { addSetupCommands } from "./setup_program.ts";
+import { addTestCommand } from "./test_program.ts";
 import { versionLine } from "./version.ts";
 import { commanderMessage, CONFIG_FLAG_HELP, stringFlag } from "./flags.ts";
 import { unknownCommandError } from "./command_words.ts";
@@ -99,7 +100,10 @@ Examples:
       return Promise.resolve(0);
     });
   });
-  addRunCommand(program, io, signal, choose);
+  addRunCommand(program, (words, flags) => {
+    // Loaded on demand: `--version` and `--help` must not pay for the engine.
+    choose(async () => (await import("./run.ts")).runCommand(io, signal, words, flags));
+  });
   addModelsCommand(program, io, choose);
   addAuthCommand(program, io, choose);
   // These print text of sessions, extensions and servers and style nothing themselves.
@@ -108,10 +112,35 @@ Examples:
   addExtensionCommands(program, safe, signal, choose);
   addMcpCommand(program, safe, signal, choose);
   addSetupCommands(program, io, signal, choose);
+  addTestCommand(program, io, signal, choose, parseRunArgs);
   return program;
 }
 
-function addRunCommand(program: Command, io: Io, signal: AbortSignal, choose: (a: Action) => void) {
+/**
+ * `rienda run`'s words and flags in `args` (without the word `run`), parsed
+ * as the command line is: a `rienda test` case's `args:` are run flags.
+ *
+ * @throws {UsageError} for an unknown or malformed flag
+ */
+function parseRunArgs(args: readonly string[]): { words: string[]; flags: RunFlags } {
+  let parsed: { words: string[]; flags: RunFlags } | undefined;
+  const program = new Command("rienda").exitOverride()
+    .configureOutput({ writeOut: () => {}, writeErr: () => {}, outputError: () => {} });
+  addRunCommand(program, (words, flags) => parsed = { words, flags });
+  try {
+    program.parse(["run", ...args], { from: "user" });
+  } catch (error) {
+    if (!(error instanceof CommanderError)) throw error;
+    throw new UsageError(commanderMessage(error.message), "run");
+  }
+  if (parsed === undefined) throw new UsageError("could not read the run flags", "run");
+  return parsed;
+}
+
+function addRunCommand(
+  program: Command,
+  onRun: (words: string[], flags: RunFlags) => void,
+) {
   const seen = new Set<string>();
   program.command("run")
     .description("run an agent once on a prompt and print its answer")
@@ -184,9 +213,7 @@ Examples:
       if (seen.has("session") && seen.has("no-session")) {
         throw new UsageError("-s/--session cannot be used with --no-session", "run");
       }
-      const parsed = parseRunFlags(flags);
-      // Loaded on demand: `--version` and `--help` must not pay for the engine.
-      choose(async () => (await import("./run.ts")).runCommand(io, signal, words, parsed));
+      onRun(words, parseRunFlags(flags));
     });
 }
 

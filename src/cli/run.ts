@@ -8,6 +8,8 @@
 import { prepareRun } from "../app/prepare_run.ts";
 import { ThinkingLevelError } from "../app/resolve_model.ts";
 import { runAgent } from "../engine/run.ts";
+import type { RunEvent } from "../engine/events.ts";
+import type { HookRunner } from "../engine/hooks.ts";
 import type { Io } from "../ui/io.ts";
 import { createJsonRenderer } from "../ui/json.ts";
 import { createStreamJsonRenderer } from "../ui/stream_json.ts";
@@ -44,12 +46,20 @@ export interface RunFlags {
   readonly replayStrict?: boolean;
 }
 
+/** Watches a run from outside (`rienda test`): its events and the calls hooks refused. */
+export interface RunObserver {
+  event(event: RunEvent): void;
+  /** A call that a `beforeToolExecute` hook refused (or a failing hook withheld), by tool name. */
+  refused(name: string): void;
+}
+
 /** Runs the agent and resolves to the exit code. */
 export async function runCommand(
   io: Io,
   signal: AbortSignal,
   words: readonly string[],
   flags: RunFlags,
+  observer?: RunObserver,
 ): Promise<number> {
   const agent = flags.agent !== undefined
     ? { kind: "id" as const, id: flags.agent }
@@ -89,7 +99,15 @@ export async function runCommand(
     // A level the model does not accept is a usage error (exit 2).
     throw error instanceof ThinkingLevelError ? new UsageError(error.message, "run") : error;
   });
-  const outcome = await runAgent({ ...plan.options, emit: renderer.sink, signal }, prompt);
+  const outcome = await runAgent({
+    ...plan.options,
+    ...(observer === undefined ? {} : { hooks: observedHooks(plan.options.hooks, observer) }),
+    emit: observer === undefined ? renderer.sink : (event) => {
+      observer.event(event);
+      renderer.sink(event);
+    },
+    signal,
+  }, prompt);
   renderer.finish();
   switch (outcome.reason) {
     case "end_turn":
@@ -101,6 +119,25 @@ export async function runCommand(
       io.stderr.write(`rienda: ${outcome.error ?? "the run failed"}\n`);
       return EXIT.failure;
   }
+}
+
+/** `hooks`, with every refused call reported to the observer. */
+function observedHooks(hooks: HookRunner, observer: RunObserver): HookRunner {
+  return {
+    has: (point) => hooks.has(point),
+    beforeRun: (payload, signal) => hooks.beforeRun(payload, signal),
+    afterRun: (payload, signal) => hooks.afterRun(payload, signal),
+    beforeModelRequest: (payload, signal) => hooks.beforeModelRequest(payload, signal),
+    afterModelResponse: (payload, signal) => hooks.afterModelResponse(payload, signal),
+    async beforeToolExecute(call, signal) {
+      const gate = await hooks.beforeToolExecute(call, signal);
+      if (gate.kind === "withheld" || (gate.kind === "done" && !gate.value.allow)) {
+        observer.refused(call.name);
+      }
+      return gate;
+    },
+    afterToolExecute: (call, result, signal) => hooks.afterToolExecute(call, result, signal),
+  };
 }
 
 function createRenderer(io: Io, flags: RunFlags): Renderer {
