@@ -10,7 +10,7 @@ import {
   processGone,
   readPid,
 } from "./harness/mcp_servers.ts";
-import { toolResultsOf } from "./harness/wire.ts";
+import { toolNamesOf, toolResultsOf } from "./harness/wire.ts";
 
 /** A call that takes `seconds` (server-everything reports progress each step). */
 function longCall(seconds: number) {
@@ -215,4 +215,62 @@ Deno.test("SIGINT while a server starts exits 130 at once and stops it", async (
   assert.equal(lastLine(result.stderr), "rienda: the run was interrupted");
   assert.equal(provider.requests.length, 0);
   assert.ok(await processGone(pid), "the server outlived the run");
+});
+
+Deno.test("a server slow to answer initialize is named on stderr after about 2 s, then times out", async () => {
+  await using provider = await startFakeProvider([{ text: "carried on" }]);
+  await using env = await createTestEnv({ provider });
+  await env.writeConfig(configWithMcp(provider.url, {
+    silent: { command: "sleep", args: ["600"], timeout_ms: 3500 },
+  }));
+  await env.writeAgent("mcp", { description: "Uses MCP.", tools: ["mcp:silent"] });
+  const result = await env.run(["run", "-a", "mcp", "go"]);
+  assert.equal(result.code, 0, result.stderr);
+  const lines = result.stderr.split("\n");
+  const starting = lines.indexOf(
+    'starting MCP server "silent"… (up to 3.5s, timeout_ms in config.yaml)',
+  );
+  const failed = lines.findIndex((line) => line.includes('mcp server "silent": did not start'));
+  assert.ok(starting !== -1 && failed > starting, result.stderr);
+});
+
+/** A stdio MCP server (node) that answers `initialize` and lists `count` tools named t0, t1, …. */
+function manyToolsServer(count: number): string {
+  return `
+const tools = Array.from({ length: ${count} }, (_, i) => ({ name: "t" + i, inputSchema: { type: "object" } }));
+let buffer = "";
+process.stdin.on("data", (chunk) => {
+  buffer += chunk;
+  for (let at = buffer.indexOf("\\n"); at !== -1; at = buffer.indexOf("\\n")) {
+    const message = JSON.parse(buffer.slice(0, at));
+    buffer = buffer.slice(at + 1);
+    const answer = (result) => process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id: message.id, result }) + "\\n");
+    if (message.method === "initialize") {
+      answer({ protocolVersion: message.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: "many", version: "1" } });
+    } else if (message.method === "tools/list") answer({ tools });
+    else if (message.id !== undefined) answer({});
+  }
+});
+`;
+}
+
+Deno.test("a server offering 300 tools: the model is offered the first 256, with a diagnostic naming the fix", async () => {
+  await using provider = await startFakeProvider([{ text: "fine" }]);
+  await using env = await createTestEnv({ provider });
+  const server = await env.writeFile("many.js", manyToolsServer(300));
+  await env.writeConfig(configWithMcp(provider.url, { many: { command: "node", args: [server] } }));
+  await env.writeAgent("mcp", { description: "Uses MCP.", tools: ["mcp:many", "mcp:many/t299"] });
+  const result = await env.run(["run", "-a", "mcp", "go"]);
+  assert.equal(result.code, 0, result.stderr);
+  const names = toolNamesOf(provider.requests[0]);
+  assert.equal(names.length, 257, "the first 256, and the one named");
+  assert.deepEqual([names[0], names[255], names[256]], ["many__t0", "many__t255", "many__t299"]);
+  assert.ok(
+    result.stderr.includes(
+      'mcp server "many": offers 300 tools; only the first 256 are offered to the model (choose ' +
+        "the ones you need with mcp_servers.many.tools.allow in config.yaml, or name them in the " +
+        "agent as mcp:many/<tool>)",
+    ),
+    result.stderr,
+  );
 });

@@ -122,7 +122,12 @@ export async function mcpCall(
     throw new Error(`no MCP server "${target.server}" in ${file} (configured: ${known})`);
   }
   const mcp = await loadMcp();
-  await using started = await mcp.startMcpServers([settings], { workdir, env: io.env, signal });
+  await using started = await mcp.startMcpServers([settings], {
+    workdir,
+    env: io.env,
+    signal,
+    notice: (text) => io.stderr.write(`rienda: ${text}\n`),
+  });
   const connection = started.connections.get(settings.name);
   if (connection === undefined) throw new Error(started.failures.get(settings.name));
   const result = await callOnce(io, signal, settings, connection, target.tool, args);

@@ -3,17 +3,22 @@
  * for the app, loaded on demand so runs without MCP never load the SDK.
  *
  * - {@link startMcpServers} starts servers in parallel; one that fails is a
- *   message, not an error, and an interrupt stops every server started.
+ *   message, not an error, and an interrupt stops every server started. A
+ *   server still starting after {@link STARTING_NOTICE_MS} is a notice
+ *   (`starting MCP server "s"… (up to 60s, timeout_ms)`), so a server that
+ *   never answers `initialize` does not hold the run in silence.
  * - {@link mcpToolsFor} turns one server and one `tools:` entry into tools
  *   named `<server>__<tool>` (`tool_names.ts`), filtered by the server's
  *   `tools.allow` and `tools.deny`. A tool the agent names but cannot have
  *   (its server failed, or the server lacks it) is a stand-in whose calls
- *   are error results saying why, with a diagnostic.
+ *   are error results saying why, with a diagnostic. `mcp:<server>` offers at
+ *   most {@link MAX_SERVER_TOOLS} tools, with a diagnostic naming the fix.
  *
  * @module
  */
 
 import { isToolAllowed, type McpServerSettings } from "../config/mcp_servers.ts";
+import { formatDuration } from "../tools/format_duration.ts";
 import { errorResult, type Tool } from "../tools/tool.ts";
 import {
   connectMcpServer,
@@ -29,6 +34,15 @@ export { modelToolName } from "./tool_names.ts";
 
 /** The longest description passed on to the model; longer ones are cut. */
 export const MAX_DESCRIPTION_CHARS = 8_000;
+
+/**
+ * The most tools one `mcp:<server>` entry offers the model: every tool goes
+ * with every request, and a server offering 100,000 made each one megabytes.
+ */
+export const MAX_SERVER_TOOLS = 256;
+
+/** How long a server may take to start before a notice says it is being waited for. */
+export const STARTING_NOTICE_MS = 2_000;
 
 /** What {@link startMcpServers} needs. */
 export interface StartRequest extends TransportContext {
@@ -55,7 +69,9 @@ export async function startMcpServers(
   request: StartRequest,
 ): Promise<StartedServers> {
   const outcomes = await Promise.allSettled(
-    servers.map((settings) => connectMcpServer(settings, request)),
+    servers.map((settings) =>
+      withStartingNotice(settings, connectMcpServer(settings, request), request)
+    ),
   );
   const connections = new Map<string, McpConnection>();
   const failures = new Map<string, string>();
@@ -77,6 +93,28 @@ export async function startMcpServers(
     throw request.signal.reason;
   }
   return started;
+}
+
+/** `starting`, with a notice if it has not settled within {@link STARTING_NOTICE_MS}. */
+async function withStartingNotice<T>(
+  settings: McpServerSettings,
+  starting: Promise<T>,
+  request: StartRequest,
+): Promise<T> {
+  const { notice } = request;
+  if (notice === undefined) return await starting;
+  const timer = setTimeout(() => {
+    notice(
+      `starting MCP server "${settings.name}"… (up to ${formatDuration(settings.timeoutMs)}, ` +
+        "timeout_ms in config.yaml)",
+    );
+  }, STARTING_NOTICE_MS);
+  Deno.unrefTimer(timer);
+  try {
+    return await starting;
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** A tool an entry offers, with what it is (`mcp:github/create_issue`), to tell collisions apart. */
@@ -116,7 +154,18 @@ export function mcpToolsFor(
     tool: createMcpTool(connection, info),
     origin: `mcp:${name}/${info.name}`,
   });
-  if (tool === null) return { tools: offered.map(offer), diagnostics: [] };
+  if (tool === null) {
+    if (offered.length <= MAX_SERVER_TOOLS) return { tools: offered.map(offer), diagnostics: [] };
+    return {
+      tools: offered.slice(0, MAX_SERVER_TOOLS).map(offer),
+      diagnostics: [
+        `mcp server "${name}": offers ${offered.length} tools; only the first ` +
+        `${MAX_SERVER_TOOLS} are offered to the model (choose the ones you need with ` +
+        `mcp_servers.${name}.tools.allow in config.yaml, or name them in the agent as ` +
+        `mcp:${name}/<tool>)`,
+      ],
+    };
+  }
   const found = findToolName(offered.map((info) => info.name), tool);
   const info = offered.find((candidate) => candidate.name === found);
   if (info !== undefined) return { tools: [offer(info)], diagnostics: [] };
