@@ -53,15 +53,20 @@ export function noModelMessage(
   config: Config,
   agent: { readonly id: string; readonly path: string },
 ): string {
+  const who = agent.id === DEFAULT_AGENT_ID
+    ? "the default agent"
+    : `agent "${agent.id}" (${agent.path})`;
+  return `${who} has no model: ${noModelFix(config)}`;
+}
+
+/** What gives an agent without a model of its own one: the key variables, `rienda auth login`, `default_model`, `-m`. */
+export function noModelFix(config: Config): string {
   const variables = DEFAULT_MODELS.flatMap(([provider]) => {
     // Only the key variables are read: the base URL (and its variable) does not matter here.
     const settings = resolveProvider(config, provider, () => undefined);
     return settings === undefined ? [] : keyVariables(settings);
   });
-  const who = agent.id === DEFAULT_AGENT_ID
-    ? "the default agent"
-    : `agent "${agent.id}" (${agent.path})`;
-  return `${who} has no model: set an API key (${
+  return `set an API key (${
     [...new Set(variables)].join(", ")
   }) or run rienda auth login PROVIDER, or set default_model in config.yaml or pass -m PROVIDER/MODEL`;
 }

@@ -1,8 +1,9 @@
 /**
  * `rienda doctor`: checks the whole installation and says what is wrong and
  * how to fix it: home, config.yaml, agents, tools, hooks, credentials,
- * providers (key and reachability), MCP servers (each enabled one is
- * started and lists its tools) and the shell.
+ * providers (key and reachability), whether each agent has a model that can
+ * run (a failure when none has), MCP servers (each enabled one is started and
+ * lists its tools) and the shell.
  *
  * ```
  * rienda 0.1.0 (deno 2.9.6, linux x86_64)
@@ -11,6 +12,7 @@
  * fail  agents       2 agents, 1 broken
  *                    /home/ana/.rienda/agents/x.md:2: description: missing (…)
  * ok    provider     openai: key from environment (OPENAI_API_KEY), reachable (HTTP 404)
+ * warn  agent        claude cannot run: anthropic/claude-sonnet-4-5: provider "anthropic" needs …
  * ```
  *
  * Exit 0 when nothing failed (warnings allowed), 1 otherwise. Keys are never
@@ -23,7 +25,10 @@ import { describeKeySource, lookupApiKey } from "../app/api_key.ts";
 import { providerNames, resolveProvider } from "../app/provider_settings.ts";
 import { agentSources, HOME_LABEL } from "../agents/agent_sources.ts";
 import { type AgentListing, listAgents } from "../agents/catalog.ts";
-import { DEFAULT_AGENT_ID } from "../agents/default_agent.ts";
+import { builtinDefaultAgent, DEFAULT_AGENT_ID } from "../agents/default_agent.ts";
+import type { AgentDefinition } from "../agents/agent_file.ts";
+import { agentModel, type KeyLookupInputs, modelReadiness } from "../app/agent_model.ts";
+import { noModelFix } from "../app/default_model.ts";
 import { checkMcpServers, describeServer } from "../app/mcp_check.ts";
 import { type Config, loadConfig } from "../config/config.ts";
 import { loadCredentials } from "../config/credentials.ts";
@@ -66,9 +71,11 @@ export async function doctorCommand(
   const paths = resolvePaths(io.env, flags.config === undefined ? {} : { config: flags.config });
   const checks: Check[] = [await checkHome(paths)];
   const config = await checkConfig(paths, checks);
-  checks.push(...await checkAgents(paths, io.cwd));
+  const agents = await checkAgents(paths, io.cwd);
+  checks.push(...agents.checks);
   checks.push(...await checkExtensions(paths, config));
   checks.push(...await checkProviders(io, paths, config, flags.offline));
+  if (config !== null) checks.push(...await checkModels(io, paths, config, agents.agents));
   checks.push(...await checkMcp(io, config, flags.offline, signal));
   checks.push(await checkShell(io));
   const style = createStyle(useColor(io.stdout, io.env));
@@ -121,12 +128,16 @@ async function checkConfig(paths: RiendaPaths, checks: Check[]): Promise<Config 
 }
 
 /** The agents `-a` finds from the current folder: the project's folders, then the home's. */
-async function checkAgents(paths: RiendaPaths, workdir: string): Promise<Check[]> {
+async function checkAgents(
+  paths: RiendaPaths,
+  workdir: string,
+): Promise<{ checks: Check[]; agents: readonly AgentDefinition[] }> {
   const listing = await listAgents(await agentSources(paths, workdir));
   const project = checkProject(listing);
-  return project === undefined
+  const checks = project === undefined
     ? [agentsCheck(paths, listing)]
     : [agentsCheck(paths, listing), project];
+  return { checks, agents: listing.agents };
 }
 
 /** Whether the project is trusted, when it has agent files (or trust.json is broken). */
@@ -255,14 +266,67 @@ async function checkProviders(
       summary: `${settings.name}: ${keyText}, ${reach.text}`,
     } as const;
   }));
-  if (reports.length === 0) {
-    checks.push({
-      status: "warn",
-      label: "provider",
-      summary: "no provider is ready: set a key such as OPENAI_API_KEY or run rienda auth login",
-    });
-  }
   return [...checks, ...reports];
+}
+
+/**
+ * Whether each agent (the built-in default too) has a model that can run: one
+ * warning per agent that cannot, and a failure when none can.
+ */
+async function checkModels(
+  io: Io,
+  paths: RiendaPaths,
+  config: Config,
+  files: readonly AgentDefinition[],
+): Promise<Check[]> {
+  const keys = { env: io.env, credentials: await loadCredentials(paths.credentialsFile) };
+  const agents = files.some((agent) => agent.id === DEFAULT_AGENT_ID)
+    ? files
+    : [builtinDefaultAgent(), ...files];
+  const blocked = agents.flatMap((agent) => {
+    const why = whyCannotRun(agent, config, keys);
+    return why === undefined ? [] : [{ agent, why }];
+  });
+  if (blocked.length < agents.length) {
+    return blocked.map(({ agent, why }) => ({
+      status: "warn",
+      label: "agent",
+      summary: `${agent.id} cannot run: ${why}`,
+    }));
+  }
+  const fix = blocked.some(({ why }) => why === NO_MODEL)
+    ? noModelFix(config)
+    : "fix one of the agents below";
+  return [{
+    status: "fail",
+    label: "run",
+    summary: `no agent can run: ${fix}`,
+    details: blocked.map(({ agent, why }) => `${agent.id}: ${why}`),
+  }];
+}
+
+/** What {@link whyCannotRun} says of an agent without a model, no default_model and no key. */
+const NO_MODEL = "no model (it names none, there is no default_model and no provider has a key)";
+
+/** Why the agent cannot run, or undefined when it can. */
+function whyCannotRun(
+  agent: AgentDefinition,
+  config: Config,
+  keys: KeyLookupInputs,
+): string | undefined {
+  const chosen = agentModel(agent.model, config, keys);
+  if (chosen === undefined) return NO_MODEL;
+  const readiness = modelReadiness(chosen.ref, config, keys);
+  switch (readiness.kind) {
+    case "ready":
+      return undefined;
+    case "no_key":
+    case "unknown_provider":
+    case "bad_base_url":
+      return `${readiness.ref}: ${readiness.fix}`;
+    case "unknown_model":
+      return readiness.fix;
+  }
 }
 
 /** Starts each enabled MCP server (remote ones only online) and reports what it offers. */
