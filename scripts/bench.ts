@@ -116,7 +116,7 @@ export async function measureScenario(
 
 /**
  * What declaring one user tool adds to a one-shot answer that never calls it
- * (issue target: ≤ 30 ms, ≤ 15 MiB): the same run with agent `coder`
+ * (target: ≤ 30 ms, ≤ 15 MiB): the same run with agent `coder`
  * (built-in tools only) and `plain` (one user tool), measured alternately
  * so both see the same load. The warm-up run remembers the tool's exports.
  */
@@ -167,7 +167,7 @@ export const SCENARIOS: Scenario[] = [
     args: ["run", "-a", "coder", "-p", "go"],
   },
   {
-    // Issue 5: loading and continuing adds at most 200 ms to the one-shot run.
+    // Loading and continuing adds at most 200 ms to the one-shot run.
     name: "continue a 10,000-entry session",
     target: { seconds: 0.45 },
     turns: () => [{ text: "hello" }],
@@ -175,7 +175,7 @@ export const SCENARIOS: Scenario[] = [
     setup: writeLongSession,
   },
   {
-    // Issue 3: the same run with a built-in tool, a user tool, then 5 hooks around it.
+    // The same run with a built-in tool, a user tool, then 5 hooks around it.
     name: "one shell call",
     turns: () => [{ toolCalls: [{ name: "shell", arguments: { command: "true" } }] }, {
       text: "done",
