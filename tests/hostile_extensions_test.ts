@@ -207,3 +207,84 @@ for (
     assert.match(result?.stderr ?? "", /hook "guard" failed closed: boom/);
   });
 }
+
+/** A tool whose `target` defaults to prod; it records what it ran with in `deployed`. */
+const DEPLOY_TOOL = `module.exports = {
+  description: "Deploys.",
+  parameters: {
+    type: "object",
+    properties: { target: { type: "string", default: "prod" }, dry: { type: "boolean" } },
+    additionalProperties: false,
+  },
+  execute: function (ctx, args) {
+    ctx.file.write("deployed", JSON.stringify(args));
+    return "deployed to " + args.target;
+  },
+};
+`;
+
+/** A guard refusing prod; it logs what it was handed. */
+const PROD_GUARD = `module.exports = {
+  failClosed: true,
+  beforeToolExecute: function (ctx, call) {
+    ctx.log("guard saw " + JSON.stringify(call.arguments));
+    if (call.arguments.target === "prod") return { allow: false, reason: "no prod deploys" };
+    return null;
+  },
+};
+`;
+
+Deno.test("a guard is handed the arguments with the schema's defaults: deploy {} is refused as prod", async () => {
+  await using provider = await startFakeProvider([
+    {
+      toolCalls: [
+        { name: "deploy", arguments: {} },
+        { name: "deploy", arguments: { target: "staging" } },
+        { name: "deploy", arguments: { dry: true } },
+      ],
+    },
+    { text: "done" },
+  ]);
+  await using env = await createTestEnv({ provider });
+  await env.writeTool("deploy", DEPLOY_TOOL);
+  await env.writeHook("guard", PROD_GUARD);
+  // A rewriting hook before the guard that drops the target: the guard still sees the default.
+  await env.writeHook(
+    "rewrite",
+    `module.exports = {
+  beforeToolExecute: function (ctx, call) {
+    if (call.arguments.dry) return { arguments: { dry: false } };
+    return null;
+  },
+};
+`,
+  );
+  await env.writeAgent("deployer", {
+    description: "Deploys.",
+    tools: ["deploy"],
+    hooks: ["rewrite", "guard"],
+  });
+  const result = await env.run(["run", "-a", "deployer", "go"]);
+  assert.equal(result.code, 0, result.stderr);
+  assert.deepEqual(toolResultsOf(provider.requests[1]).map((entry) => entry.content), [
+    "no prod deploys",
+    "deployed to staging",
+    "no prod deploys",
+  ]);
+  assert.equal(await Deno.readTextFile(`${env.workdir}/deployed`), '{"target":"staging"}');
+  const seen = result.stderr.split("\n").filter((line) => line.includes("guard saw"));
+  assert.deepEqual(seen, [
+    'hook "guard": guard saw {"target":"prod"}',
+    'hook "guard": guard saw {"target":"staging"}',
+    'hook "guard": guard saw {"dry":false,"target":"prod"}',
+  ]);
+  // The session keeps the calls as the model made them.
+  const [file] = await env.sessionFiles();
+  const entries = await env.readSession(file!);
+  const calls = entries.flatMap((entry) => {
+    const blocks = Array.isArray(entry.blocks) ? entry.blocks : [];
+    return blocks.filter((block) => block.type === "tool_call")
+      .map((block) => block.toolCallArguments);
+  });
+  assert.deepEqual(calls, [{}, { target: "staging" }, { dry: true }]);
+});

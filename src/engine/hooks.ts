@@ -82,7 +82,16 @@ export interface HookRunner {
     payload: ModelResponsePayload,
     signal: AbortSignal,
   ): Promise<Chained<{ readonly text: string; readonly thinking: string }>>;
-  beforeToolExecute(call: ToolCallPayload, signal: AbortSignal): Promise<Chained<ToolGate>>;
+  /**
+   * `complete` gives the arguments the tool would run with (its schema's
+   * defaults filled in): each hook is handed what it returns for the
+   * model's arguments and for those the hook before it returned.
+   */
+  beforeToolExecute(
+    call: ToolCallPayload,
+    signal: AbortSignal,
+    complete?: (args: unknown) => Promise<unknown>,
+  ): Promise<Chained<ToolGate>>;
   afterToolExecute(
     call: ToolCallPayload,
     result: ToolResultPayload,

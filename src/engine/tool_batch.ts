@@ -1,7 +1,10 @@
 /**
  * One turn's tool calls, run one after another in the model's order:
  * `beforeToolExecute` chain → argument check → tool (both given by the app,
- * which caps the text: `app/checked_tool.ts`) → `afterToolExecute` chain. Every call
+ * which caps the text: `app/checked_tool.ts`) → `afterToolExecute` chain.
+ * The `beforeToolExecute` hooks are handed the arguments the tool would run
+ * with (checked, its schema's defaults filled in); the session, the events
+ * and `afterToolExecute` keep the model's call as it made it. Every call
  * gets exactly one result, so the stored history stays valid for every
  * provider even after an interrupt.
  *
@@ -124,9 +127,28 @@ async function runOneCall(
   }
 }
 
+/**
+ * The arguments `call`'s tool would run with: checked, its schema's defaults
+ * filled in; as they are when the check fails (the call is then refused
+ * after the hooks, unless one of them mends the arguments).
+ */
+function completer(call: ToolCallPayload, options: ToolBatchOptions) {
+  const tool = options.tools.get(call.name);
+  return async (args: unknown): Promise<unknown> => {
+    if (tool === undefined || payloadProblem(args) !== null) return args;
+    const checked = await tool.check(args);
+    return checked.ok ? checked.args : args;
+  };
+}
+
 async function gateAndExecute(call: ToolCallPayload, options: ToolBatchOptions): Promise<Executed> {
   const notRun = (text: string): Executed => ({ result: errorResult(text), started: false });
-  const gate = await options.hooks.beforeToolExecute(call, options.signal);
+  // Guards decide on what would run (`deploy {}` is `deploy { target: "prod" }` by default).
+  const gate = await options.hooks.beforeToolExecute(
+    call,
+    options.signal,
+    completer(call, options),
+  );
   if (options.signal.aborted) return notRun(INTERRUPTED_BEFORE);
   switch (gate.kind) {
     case "interrupted":

@@ -6,7 +6,9 @@
  * - Chaining: each hook sees the previous hook's output; a field returned as
  *   `null` or `undefined` keeps its value; the last writer wins.
  * - `beforeToolExecute`: the first `allow: false` refuses the call and ends
- *   the chain (reason default: {@link DEFAULT_REFUSAL}).
+ *   the chain (reason default: {@link DEFAULT_REFUSAL}). Each hook is handed
+ *   the arguments the tool would run with (the engine's `complete`: the
+ *   schema's defaults filled in), for the model's and for each rewrite.
  * - A hook stopped by the run's interrupt ends the chain as `interrupted`,
  *   never as "no opinion"; so does an interrupt between two hooks.
  * - Before each hook, the values it is handed are checked against the
@@ -98,6 +100,11 @@ function graceAfter(signal: AbortSignal): AbortSignal & Disposable {
   });
 }
 
+/** Arguments as they are: what `complete` is when the engine gives none. */
+function asIs(args: unknown): Promise<unknown> {
+  return Promise.resolve(args);
+}
+
 /** Builds the runner for `hooks`, in the order the agent lists them. */
 export function createHookRunner(
   hooks: readonly LoadedHook[],
@@ -115,7 +122,7 @@ export function createHookRunner(
     point: HookPoint,
     signal: AbortSignal,
     link: () => Link,
-    take: (returned: HookReturn | null) => boolean | void,
+    take: (returned: HookReturn | null) => boolean | void | Promise<boolean | void>,
     result: () => T,
     refuse: (hook: string, problem: string) => Chained<T> = (hook, problem) => ({
       kind: "withheld",
@@ -138,7 +145,7 @@ export function createHookRunner(
       const invoked = await invokeHook(hook, point, args, { ...options, signal });
       if (invoked.kind === "interrupted") return { kind: "interrupted" };
       if (invoked.kind === "failed") return refuse(hook.name, invoked.problem);
-      if (take(invoked.value) === true) break;
+      if ((await take(invoked.value)) === true) break;
     }
     return done(result());
   }
@@ -206,19 +213,22 @@ export function createHookRunner(
         () => ({ text: answer, thinking }),
       );
     },
-    beforeToolExecute(call: ToolCallPayload, signal) {
-      let args = call.arguments;
+    async beforeToolExecute(call: ToolCallPayload, signal, complete = asIs) {
+      // Each hook sees what the tool would run with: the defaults of its schema filled in.
+      let args = implementing("beforeToolExecute").length === 0
+        ? call.arguments
+        : await complete(call.arguments);
       let refusal: string | null = null;
-      return chain(
+      return await chain(
         "beforeToolExecute",
         signal,
         () => ({ args: [{ ...call, arguments: args }], handed: { arguments: args } }),
-        (returned) => {
+        async (returned) => {
           if (returned?.allow === false) {
             refusal = text(returned, "reason") || DEFAULT_REFUSAL;
             return true;
           }
-          if (returned?.arguments !== undefined) args = returned.arguments;
+          if (returned?.arguments !== undefined) args = await complete(returned.arguments);
         },
         (): ToolGate =>
           refusal === null ? { allow: true, arguments: args } : { allow: false, reason: refusal },
