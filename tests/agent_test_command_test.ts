@@ -205,3 +205,23 @@ async function waitForFile(path: string): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
+
+Deno.test("rienda init --test writes an example case that records and then passes offline", async () => {
+  await using env = await createTestEnv();
+  const init = await env.run(["init", "--test"]);
+  assert.equal(init.code, 0, init.stderr);
+  assert.match(init.stdout, /created {2}.*\/agent-tests\/assistant\.test\.yaml/);
+  const missing = await env.run(["test"]);
+  assert.equal(missing.code, 1);
+  assert.match(missing.stdout, /cassette .*assistant\.cassette\.jsonl is missing/);
+  const recorded = await record(env, "agent-tests", [
+    { toolCalls: [{ name: "word-count", arguments: { path: "notes.txt" } }] },
+    { text: "4" },
+  ]);
+  assert.equal(recorded.result.code, 0, recorded.result.stdout);
+  const offline = await env.run(["test"]);
+  assert.equal(offline.code, 0, offline.stdout);
+  assert.equal(lastLine(offline.stdout), "1 passed, 0 failed");
+  const again = await env.run(["init", "--test"]);
+  assert.match(again.stdout, /kept {5}.*\/agent-tests\/assistant\.test\.yaml \(exists\)/);
+});

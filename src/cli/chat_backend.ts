@@ -19,6 +19,7 @@ import { listRunnableAgents, loadAgent } from "../agents/catalog.ts";
 import { DEFAULT_AGENT_ID } from "../agents/default_agent.ts";
 import { prepareRun, resolveWorkdir, type RunRequest } from "../app/prepare_run.ts";
 import { resolveModel } from "../app/resolve_model.ts";
+import { openCassette } from "../app/cassette.ts";
 import type { SessionTarget } from "../app/continue_session.ts";
 import { loadConfig } from "../config/config.ts";
 import { loadCredentials } from "../config/credentials.ts";
@@ -67,6 +68,8 @@ export async function createChatBackend(options: ChatBackendOptions): Promise<Ch
   const paths = resolvePaths(io.env, flags.config === undefined ? {} : { config: flags.config });
   const workdir = await resolveWorkdir(io.cwd, flags.workdir);
   const config = await loadConfig(paths.configFile, { explicit: paths.configExplicit });
+  // One cassette for the whole chat: each turn appends its exchanges (docs/testing.md).
+  const cassette = await openCassette(io.cwd, { record: flags.record });
   const chat = {
     sessionId: null as string | null,
     agent: undefined as AgentSpec | undefined,
@@ -141,6 +144,7 @@ export async function createChatBackend(options: ChatBackendOptions): Promise<Ch
     confirm: handlers.confirm,
     notify: handlers.notify,
     signal,
+    cassette,
   });
 
   const failed = (error: unknown, signal: AbortSignal): TurnResult =>

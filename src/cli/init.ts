@@ -13,6 +13,7 @@ import { DEFAULT_AGENT_MD } from "../agents/default_agent.ts";
 import { resolvePaths } from "../config/paths.ts";
 import type { Io } from "../ui/io.ts";
 import { EXIT } from "./exit.ts";
+import { EXAMPLE_CASE_FILES } from "./init_test_case.ts";
 import { JSCONFIG_JSON, RIENDA_DTS } from "../extensions/rienda_types.ts";
 
 const CONFIG_YAML = `# rienda configuration. Everything here is optional: the built-in providers
@@ -120,11 +121,31 @@ const INIT_FILES: readonly (readonly [string, string])[] = [
 ];
 
 /** Creates the missing files of the home; reports each one as created or kept. */
-export async function initCommand(io: Io): Promise<number> {
+export async function initCommand(
+  io: Io,
+  options: { readonly test?: boolean } = {},
+): Promise<number> {
   const { home } = resolvePaths(io.env);
   await Deno.mkdir(home, { recursive: true, mode: 0o700 });
-  for (const [relative, text] of INIT_FILES) {
-    const path = join(home, relative);
+  await writeMissing(io, home, INIT_FILES);
+  if (options.test === true) await writeMissing(io, io.cwd, EXAMPLE_CASE_FILES);
+  io.stdout.write(
+    `\nNext: set ANTHROPIC_API_KEY or OPENAI_API_KEY (or run rienda auth login PROVIDER), then\n` +
+      `  rienda run "what does this project do?"\n` +
+      `  rienda run -a assistant "how many words are in README.md?"\n` +
+      (options.test === true ? `  rienda test --record   # then rienda test, offline\n` : ""),
+  );
+  return EXIT.ok;
+}
+
+/** Creates each file of `files` under `root` that does not exist; reports each as created or kept. */
+async function writeMissing(
+  io: Io,
+  root: string,
+  files: readonly (readonly [string, string])[],
+): Promise<void> {
+  for (const [relative, text] of files) {
+    const path = join(root, relative);
     await Deno.mkdir(dirname(path), { recursive: true });
     try {
       await Deno.writeTextFile(path, text, { createNew: true });
@@ -134,10 +155,4 @@ export async function initCommand(io: Io): Promise<number> {
       io.stdout.write(`kept     ${path} (exists)\n`);
     }
   }
-  io.stdout.write(
-    `\nNext: set ANTHROPIC_API_KEY or OPENAI_API_KEY (or run rienda auth login PROVIDER), then\n` +
-      `  rienda run "what does this project do?"\n` +
-      `  rienda run -a assistant "how many words are in README.md?"\n`,
-  );
-  return EXIT.ok;
 }

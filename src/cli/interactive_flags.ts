@@ -22,6 +22,8 @@ export interface InteractiveFlags {
   readonly autoApprove: boolean;
   readonly thinking: string | undefined;
   readonly prompt: string | undefined;
+  /** `--record FILE`: the cassette every turn's provider exchanges are written to. */
+  readonly record: string | undefined;
 }
 
 /** Parses the flags of the chat. */
@@ -45,6 +47,7 @@ export function parseInteractiveFlags(argv: readonly string[], io: Io): Interact
     .option("--config <path>", CONFIG_FLAG_HELP)
     .option("-y, --auto-approve")
     .option("--thinking <level>")
+    .option("--record <file>")
     .action((words: string[], flags: Record<string, unknown>) => {
       const text = (name: string) => stringFlag(flags, name);
       parsed = {
@@ -58,6 +61,7 @@ export function parseInteractiveFlags(argv: readonly string[], io: Io): Interact
         autoApprove: flags.autoApprove === true,
         thinking: text("thinking"),
         prompt: words.length === 0 ? undefined : words.join(" "),
+        record: text("record"),
       };
     });
   try {

@@ -60,12 +60,15 @@ Examples:
     });
   program.command("init")
     .description("create $RIENDA_HOME with a commented config.yaml, an agent, a tool and a hook")
+    .option("--test", "also write an example rienda test case to agent-tests/ of this folder")
     .addHelpText(
       "after",
-      "\nNever overwrites a file.\n\nExamples:\n  rienda init\n  RIENDA_HOME=./team rienda init\n",
+      "\nNever overwrites a file.\n\nExamples:\n  rienda init\n  RIENDA_HOME=./team rienda init\n  rienda init --test\n",
     )
-    .action(() => {
-      choose(async () => (await import("./init.ts")).initCommand(io));
+    .action((flags: Record<string, unknown>) => {
+      choose(async () =>
+        (await import("./init.ts")).initCommand(io, { test: flags.test === true })
+      );
     });
   program.command("trust")
     .description("trust the project of a workspace, so its agent files may replace the home's")
