@@ -20,6 +20,7 @@ import { LONG_SESSION_ID, writeLongSession } from "./bench_long_session.ts";
 import { mcpScenarios, measureMcpCall, measureStartToFirstRequest } from "./bench_mcp.ts";
 import { measureShellCommand } from "./bench_shell.ts";
 import { measureSseParser, sseScenarios } from "./bench_sse.ts";
+import { replayScenarios } from "./bench_replay.ts";
 
 const RUNS = Number(Deno.env.get("BENCH_RUNS") ?? "10");
 const TIME = "/usr/bin/time";
@@ -197,6 +198,7 @@ export const SCENARIOS: Scenario[] = [
   ...mcpScenarios(),
   ...sseScenarios(),
   READ_EDIT_SCENARIO,
+  ...replayScenarios(),
 ];
 
 if (import.meta.main) {
