@@ -11,23 +11,31 @@
 import { DEFAULT_AGENT_ID } from "../agents/default_agent.ts";
 import type { BuiltinProviderName } from "../config/builtin_names.ts";
 import type { Config } from "../config/config.ts";
+import { KNOWN_MODELS } from "../config/known_models.ts";
 import type { Credentials } from "../config/credentials.ts";
 import { keyVariables, lookupApiKey } from "./api_key.ts";
 import { resolveProvider } from "./provider_settings.ts";
 
-/** The providers tried, in order, with the model the default agent uses on each. */
-export const DEFAULT_MODELS: readonly (readonly [BuiltinProviderName, string])[] = [
-  ["anthropic", "claude-sonnet-4-5"],
-  ["openai", "gpt-5"],
-  ["openrouter", "anthropic/claude-sonnet-4.5"],
-  ["groq", "openai/gpt-oss-120b"],
-  ["deepseek", "deepseek-chat"],
-  ["mistral", "mistral-medium-latest"],
-  ["xai", "grok-4"],
-  ["together", "Qwen/Qwen3-Coder-480B-A35B-Instruct-FP8"],
-  ["fireworks", "accounts/fireworks/models/qwen3-coder-480b-a35b-instruct"],
-  ["gemini", "gemini-2.5-pro"],
+/** The providers tried, in order; each with its first known model (`config/known_models.ts`). */
+const DEFAULT_PROVIDERS: readonly BuiltinProviderName[] = [
+  "anthropic",
+  "openai",
+  "openrouter",
+  "groq",
+  "deepseek",
+  "mistral",
+  "xai",
+  "together",
+  "fireworks",
+  "gemini",
 ];
+
+/** The providers tried, in order, with the model the default agent uses on each. */
+export const DEFAULT_MODELS: readonly (readonly [BuiltinProviderName, string])[] = DEFAULT_PROVIDERS
+  .flatMap((provider) => {
+    const model = KNOWN_MODELS[provider][0];
+    return model === undefined ? [] : [[provider, model] as const];
+  });
 
 /** The `provider/model` of the first provider of {@link DEFAULT_MODELS} with a key, or undefined. */
 export function firstKeyedModel(

@@ -20,6 +20,9 @@ import { BUILTIN_PROVIDER_NAMES } from "../config/builtin_names.ts";
 import { type Config, loadConfig } from "../config/config.ts";
 import { type Credentials, loadCredentials } from "../config/credentials.ts";
 import { parseModelRef } from "../config/model_ref.ts";
+import { KNOWN_MODELS } from "../config/known_models.ts";
+import { BUILTIN_MODEL_ALIASES } from "../config/model_names.ts";
+import { errorMessage } from "../unknown.ts";
 import { resolvePaths } from "../config/paths.ts";
 import type { Io } from "../ui/io.ts";
 import { formatColumns } from "./columns.ts";
@@ -62,7 +65,10 @@ function keyState(
   }
 }
 
-/** The rows of the listing: declared models, the default model, then keyed built-ins. */
+/**
+ * The rows of the listing: declared models, the default model, then each
+ * keyed built-in's known models and `provider/*`, then the aliases.
+ */
 export function modelRows(
   config: Config,
   env: (name: string) => string | undefined,
@@ -91,12 +97,38 @@ export function modelRows(
   }
   for (const name of BUILTIN_PROVIDER_NAMES) {
     const settings = resolveProvider(config, name, env);
-    if (settings === undefined) continue;
-    if (keyState(settings, env, credentials).ready) add(`${name}/*`, settings);
+    if (settings === undefined || !keyState(settings, env, credentials).ready) continue;
+    for (const model of KNOWN_MODELS[name]) add(`${name}/${model}`, settings);
+    add(`${name}/*`, settings);
   }
-  return rows.map((row) =>
+  const aliases = { ...BUILTIN_MODEL_ALIASES, ...config.modelAliases };
+  const aliasRows = Object.entries(aliases).map(([alias, target]): ModelRow => {
+    const state = targetState(config, target, env, credentials);
+    return { ...state, ref: alias, detail: `alias of ${target}; ${state.detail}` };
+  });
+  return [...rows, ...aliasRows].map((row) =>
     row.ref === config.defaultModel ? { ...row, detail: `default; ${row.detail}` } : row
   );
+}
+
+/** The state of an alias's target: that of its provider's key (a local server is asked like its rows). */
+function targetState(
+  config: Config,
+  target: string,
+  env: (name: string) => string | undefined,
+  credentials: Credentials,
+): Omit<ModelRow, "ref"> {
+  let settings: ProviderSettings | undefined;
+  try {
+    settings = resolveProvider(config, parseModelRef(target).provider, env);
+  } catch (error) {
+    return { ready: false, detail: errorMessage(error) };
+  }
+  if (settings === undefined) {
+    return { ready: false, detail: "unknown provider: add it under providers: in config.yaml" };
+  }
+  const local = !settings.keyRequired;
+  return { ...keyState(settings, env, credentials), ...(local ? { probe: settings.baseUrl } : {}) };
 }
 
 /** Prints the model references the configuration and the environment offer. */

@@ -265,8 +265,9 @@ function addModelsCommand(program: Command, io: Io, choose: (a: Action) => void)
     .addHelpText(
       "after",
       `
-Declared models (providers.<name>.models in config.yaml) come first, then the
-built-in providers whose key is present, as provider/* (any model id works).
+Declared models (providers.<name>.models in config.yaml) come first, then for
+each built-in provider whose key is present its known models and provider/*
+(any model id works), then the aliases (sonnet, opus, haiku, model_aliases:).
 
 Examples:
   rienda models
