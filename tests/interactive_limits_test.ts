@@ -53,3 +53,28 @@ Deno.test("interactive: /copy copies the answer without its terminal controls", 
   await pty.type("\x04");
   assert.equal((await pty.wait()).code, 0);
 });
+
+Deno.test("interactive: a tool printing a 30 MB line shows its tail, and Esc stops it within a second", async () => {
+  await using provider = await startFakeProvider([
+    {
+      toolCalls: [{
+        name: "shell",
+        arguments: {
+          command: "head -c 30000000 /dev/zero | tr '\\0' x; echo; echo written; sleep 60",
+        },
+      }],
+    },
+    { text: "after the interrupt" },
+  ]);
+  await using env = await createTestEnv({ provider });
+  await using pty = await chat(env, ["-a", "coder", "go"]);
+  const running = await pty.waitFor((s) => s.includes("│ written"), "the output's end", 60_000);
+  assert.match(running, /│ x{20}x*…\n  │ written\n/);
+  const pressed = Date.now();
+  await pty.type("\x1b");
+  await pty.waitFor((s) => s.includes("! interrupted") && IDLE(s), "the interrupt");
+  const tookMs = Date.now() - pressed;
+  assert.ok(tookMs < 1_500, `Esc took ${tookMs} ms`);
+  await pty.type("\x04");
+  assert.equal((await pty.wait()).code, 0);
+});

@@ -53,7 +53,10 @@ export function thinkingRows(
 export interface ToolView {
   readonly name: string;
   readonly args: unknown;
+  /** The live output, or its tail once it grew past what the view keeps. */
   readonly output: string;
+  /** Lines of live output before the kept tail (no longer kept). @default 0 */
+  readonly earlierLines?: number;
   readonly result: { readonly text: string; readonly isError: boolean } | null;
 }
 
@@ -94,7 +97,8 @@ export function toolRows(
   const lines = terminalSafe(body.replace(/\n$/, "")).split("\n").filter((line, index, all) =>
     line !== "" || index < all.length - 1
   );
-  const count = body === "" ? 0 : lines.length;
+  const earlier = tool.output === "" ? 0 : tool.earlierLines ?? 0;
+  const count = body === "" ? 0 : earlier + lines.length;
   const summary = tool.result === null || expanded || count === 0
     ? ""
     : theme.dim(` · ${count} ${count === 1 ? "line" : "lines"}`);
@@ -104,6 +108,7 @@ export function toolRows(
   const rows = ["", `${truncate(header, width - 1 - (summary === "" ? 0 : 14))}${summary}`];
   const bar = (row: string) => `  ${theme.dim("│")} ${failed ? theme.red(row) : theme.dim(row)}`;
   if (expanded) {
+    if (earlier > 0) rows.push(bar(`… ${earlier} earlier ${earlier === 1 ? "line" : "lines"}`));
     for (const line of lines) for (const row of wrapText(line, width - 5)) rows.push(bar(row));
   } else if (tool.result === null) {
     const tail = lines.slice(-TOOL_TAIL_ROWS);

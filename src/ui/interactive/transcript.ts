@@ -193,9 +193,8 @@ export function createTranscript(options: { theme: Theme; expanded: () => boolea
           candidate.kind === "tool" && candidate.id === event.id
         );
         if (block?.kind !== "tool") return;
-        if (event.type === "tool_output") {
-          block.view = { ...block.view, output: block.view.output + event.text };
-        } else {
+        if (event.type === "tool_output") block.view = withOutput(block.view, event.text);
+        else {
           block.view = { ...block.view, result: { text: event.text, isError: event.isError } };
           block.done = true;
         }
@@ -357,6 +356,31 @@ function replayBlocks(messages: readonly Message[]): Block[] {
     }
   }
   return blocks;
+}
+
+/**
+ * Live output a tool block keeps: its tail, so a frame's work does not grow
+ * with the output (a command printing a 30 MB line); the rows it shows are
+ * the last few, and the result the model gets is the tool's, kept elsewhere.
+ */
+export const LIVE_TAIL_CHARS = 16_384;
+
+/** `view` with `text` appended to its live output, cut to the last {@link LIVE_TAIL_CHARS}. */
+export function withOutput(view: ToolView, text: string): ToolView {
+  const output = view.output + text;
+  if (output.length <= LIVE_TAIL_CHARS) return { ...view, output };
+  let cut = output.length - LIVE_TAIL_CHARS;
+  // Not between the halves of a surrogate pair.
+  if (/[\udc00-\udfff]/.test(output[cut] ?? "")) cut++;
+  let dropped = 0;
+  for (let at = output.indexOf("\n"); at !== -1 && at < cut; at = output.indexOf("\n", at + 1)) {
+    dropped++;
+  }
+  return {
+    ...view,
+    output: output.slice(cut),
+    earlierLines: (view.earlierLines ?? 0) + dropped,
+  };
 }
 
 /** 24_600 → "24.6k". */
