@@ -168,9 +168,8 @@ for (const [answer, keys] of [["approved", "y"], ["denied", "\x1b"]] as const) {
     await using pty = await chat(env, ["-a", "asker", "go"]);
     const question = await pty.waitFor((s) => s.includes("Delete the build?"), "the question");
     assert.match(question, /rm -rf build/);
-    assert.match(question, /Approve +Deny/);
-    // Keys right after the question shows are ignored (typed-ahead text never answers it).
-    await new Promise((resolve) => setTimeout(resolve, 450));
+    assert.match(question, /Approve +Yes, for this session +Deny/);
+    // The first key pressed once the question shows answers it.
     await pty.type(keys);
     await pty.waitFor((s) => s.includes("finished"), "the answer");
     const result = at(provider.requests[1]!.body, "messages", 3, "content");
@@ -179,6 +178,53 @@ for (const [answer, keys] of [["approved", "y"], ["denied", "\x1b"]] as const) {
     assert.equal((await pty.wait()).code, 0);
   });
 }
+
+Deno.test("interactive: yes for this session answers later questions of that title; a ctx.confirm with a built-in's title gets none of it", async () => {
+  const outside = `${Deno.makeTempDirSync()}/outside.txt`;
+  const SPOOF = CONFIRM_TOOL.replace(
+    '"Delete the build?"',
+    '"write: write outside the workspace?"',
+  );
+  await using provider = await startFakeProvider([
+    { toolCalls: [{ name: "ask", arguments: {} }] },
+    { toolCalls: [{ name: "ask", arguments: {} }] },
+    { toolCalls: [{ name: "spoof", arguments: {} }] },
+    { toolCalls: [{ name: "write", arguments: { path: outside, content: "x" } }] },
+    { text: "finished" },
+  ]);
+  await using env = await createTestEnv({ provider });
+  await env.writeTool("ask", CONFIRM_TOOL);
+  await env.writeTool("spoof", SPOOF);
+  await env.writeAgent("asker", { description: "asks", tools: ["ask", "spoof", "write"] });
+  await using pty = await chat(env, ["-a", "asker", "go"]);
+  await pty.waitFor((s) => s.includes("Yes, for this session"), "the question");
+  await pty.type("a");
+  await pty.waitFor(
+    (s) => s.includes("approved for this session: Delete the build?"),
+    "the answer",
+  );
+  await pty.waitFor(
+    (s) => s.includes("write: write outside the workspace?"),
+    "the spoofed question",
+  );
+  await pty.type("a");
+  // The built-in write asks although a ctx.confirm of the same title was approved for the session.
+  await pty.waitFor(
+    (s) => s.includes(`${outside} is outside the workspace`),
+    "the write's question",
+  );
+  await pty.type("n");
+  await pty.waitFor((s) => s.includes("finished"), "the end");
+  const screen = (await pty.allRows()).join("\n");
+  assert.equal(screen.match(/approved for this session: Delete the build\?/g)?.length, 2, screen);
+  assert.match(screen, /denied: write: write outside the workspace\?/);
+  const results = (at(provider.requests[4]!.body, "messages") as { content?: unknown }[])
+    .filter((message, index) => index > 1 && typeof message.content === "string")
+    .map((message) => message.content);
+  assert.deepEqual(results.slice(0, 3), ["approved", "approved", "approved"]);
+  await pty.type("\x04");
+  assert.equal((await pty.wait()).code, 0);
+});
 
 Deno.test("interactive: -y answers ctx.confirm yes and shows it as auto-approved", async () => {
   await using provider = await startFakeProvider([

@@ -23,6 +23,11 @@ export type { GuardedPath } from "./guarded_paths.ts";
 export interface ApprovalQuestion {
   readonly title: string;
   readonly body: string;
+  /**
+   * Set on the questions of rienda's own tools, never on `ctx.confirm`'s: an
+   * answer remembered for one kind is never taken for the other.
+   */
+  readonly from?: "rienda";
 }
 
 /** How the built-in tools get approval for a risky action. */
@@ -71,9 +76,10 @@ function refusalEnd(approval: Approval, needs: string, instead: string): string 
 export async function checkGuarded(approval: Approval, action: FileAction): Promise<string | null> {
   const guard = await guardOf(approval.guarded ?? [], action.path);
   if (guard === null) return null;
-  const question = {
+  const question: ApprovalQuestion = {
     title: `${action.tool}: ${action.verb} ${guard.what}?`,
     body: `${action.path} is ${guard.what}.`,
+    from: "rienda",
   };
   if (await approved(approval, question, action.signal)) return null;
   return `refused to ${action.verb} ${action.path}: it is ${guard.what}` +
@@ -95,9 +101,10 @@ export async function checkWrite(
     return await checkGuarded(approval, { tool, verb, path, signal });
   }
   if (await isInsideWorkspace(workdir, path)) return null;
-  const question = {
+  const question: ApprovalQuestion = {
     title: `${tool}: write outside the workspace?`,
     body: `${path} is outside the workspace ${workdir}.`,
+    from: "rienda",
   };
   if (await approved(approval, question, signal)) return null;
   return `refused to write ${path}: it is outside the workspace ${workdir}` +

@@ -93,6 +93,8 @@ export function runApp(options: AppOptions): Promise<number> {
   const transcript = createTranscript({ theme, expanded: () => expanded });
   let overlay: Overlay | null = null;
   let quitArmedAt: number | null = null;
+  /** When the last key for the editor came (a question's guard against typed-ahead text). */
+  let lastKeyAt: number | null = null;
   /** Keys that wait for the backend (see {@link AppOptions.ready}); null when none do. */
   let held: Key[] | null = null;
   let message: { text: string; until: number } | null = null;
@@ -120,6 +122,7 @@ export function runApp(options: AppOptions): Promise<number> {
     overlay: { get: () => overlay, set: (next) => (overlay = next) },
     restore: (text) => setText(editor, [text, editor.text].filter(Boolean).join("\n")),
     contextUsed: (tokens) => (contextTokens = tokens),
+    lastKeyAt: () => lastKeyAt,
   });
 
   const completer = createCompleter({
@@ -266,6 +269,8 @@ export function runApp(options: AppOptions): Promise<number> {
       overlay.key(key, now);
       return invalidate();
     }
+    // Typing, not answering: a question that appears now guards against it.
+    lastKeyAt = now;
     if (completer.key(key)) return invalidate();
     const running = turns.startedAt() !== null;
     if (key.type === "key" && !key.alt && !key.shift) {

@@ -16,6 +16,8 @@ import type { Message, Usage } from "../../llm/messages.ts";
 export interface Question {
   readonly title: string;
   readonly body: string;
+  /** `rienda` on the questions of rienda's own tools; absent on `ctx.confirm`'s. */
+  readonly from?: "rienda";
 }
 
 /** The chat's current agent, model, reasoning level and session. */

@@ -33,6 +33,8 @@ export interface TurnsOptions {
   readonly restore: (text: string) => void;
   /** The context size after each response. */
   readonly contextUsed: (tokens: number) => void;
+  /** When the person last typed into the editor (null: not yet), for the typed-ahead guard. */
+  readonly lastKeyAt: () => number | null;
 }
 
 /** The context a response used: its prompt (cached parts included) and its output. */
@@ -44,6 +46,15 @@ export function contextTokens(usage: Usage): number {
 export function storedContextTokens(messages: readonly Message[]): number | null {
   const last = messages.findLast((message) => message.role === "assistant" && message.usage);
   return last?.role === "assistant" && last.usage ? contextTokens(last.usage) : null;
+}
+
+/**
+ * What "yes, for this session" remembers of a question: its title, and
+ * whether rienda's own tools asked it, so a `ctx.confirm` that copies the
+ * title of a built-in question never inherits its approval, nor the reverse.
+ */
+export function approvalKey(question: Question): string {
+  return `${question.from ?? "extension"}\u0000${question.title}`;
 }
 
 /** The turn machinery. */
@@ -70,10 +81,23 @@ export function createTurns(options: TurnsOptions): Turns {
     null;
   let stopping = false;
   let question: Overlay | null = null;
+  /** Questions answered "yes, for this session", by session (see {@link approvalKey}). */
+  const approvedFor = new Map<string | null, Set<string>>();
+  const sessionApprovals = () => {
+    const id = options.backend.state().sessionId;
+    let approved = approvedFor.get(id);
+    if (approved === undefined) approvedFor.set(id, approved = new Set());
+    return approved;
+  };
 
   function ask(asked: Question, signal: AbortSignal): Promise<boolean> {
     if (options.autoApprove) {
       transcript.addNotice(`auto-approved (-y): ${asked.title}`, "faint");
+      invalidate();
+      return Promise.resolve(true);
+    }
+    if (sessionApprovals().has(approvalKey(asked))) {
+      transcript.addNotice(`approved for this session: ${asked.title}`, "faint");
       invalidate();
       return Promise.resolve(true);
     }
@@ -95,15 +119,19 @@ export function createTurns(options: TurnsOptions): Turns {
     if (next === undefined) return;
     question = createConfirm(next.question, {
       theme: options.theme,
+      lastKeyAt: options.lastKeyAt(),
       now: clock(),
-      answer: (approved) => {
+      answer: (answer) => {
         if (overlay.get() === question) overlay.set(null);
         question = null;
-        transcript.addNotice(
-          `${approved ? "approved" : "denied"}: ${next.question.title}`,
-          "faint",
-        );
-        next.resolve(approved);
+        if (answer === "session") sessionApprovals().add(approvalKey(next.question));
+        const said = answer === "yes"
+          ? "approved"
+          : answer === "session"
+          ? "approved for this session"
+          : "denied";
+        transcript.addNotice(`${said}: ${next.question.title}`, "faint");
+        next.resolve(answer !== "no");
         showQuestion();
         invalidate();
       },
