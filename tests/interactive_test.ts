@@ -347,6 +347,34 @@ Deno.test("rienda run on a terminal asks ctx.confirm on stderr; piped, it says n
   );
 });
 
+Deno.test("rienda run on a terminal, and the TERM=dumb chat, drop a line typed before the question was shown", async () => {
+  await using provider = await startFakeProvider();
+  await using env = await createTestEnv({ provider });
+  await env.writeTool("ask", CONFIRM_TOOL);
+  await env.writeAgent("asker", { description: "asks", tools: ["ask"] });
+  for (
+    const [args, env_] of [[["run", "-a", "asker", "go"], {}], [["-a", "asker", "go"], {
+      TERM: "dumb",
+    }]] as const
+  ) {
+    provider.push(
+      { toolCalls: [{ name: "ask", arguments: {} }], firstByteDelayMs: 1_500 },
+      { text: "finished" },
+    );
+    const before = provider.requests.length;
+    await using pty = await chat(env, args, { env: env_ });
+    await provider.waitForRequests(before + 1);
+    // Typed while the model thinks: a finished line, then an unfinished one.
+    await pty.type("y\ryes");
+    await pty.waitFor((s) => s.includes("approve? [y/N]"), "the question");
+    await pty.type("n\r");
+    await pty.waitFor((s) => s.includes("finished"), "the answer");
+    await pty.type("\x04");
+    assert.equal((await pty.wait()).code, 0);
+    assert.equal(at(provider.requests[before + 1]!.body, "messages", 3, "content"), "denied");
+  }
+});
+
 Deno.test("the module graph of every command leaves the interactive UI out (it loads by URL)", async () => {
   const output = await new Deno.Command(Deno.execPath(), {
     args: [

@@ -2,13 +2,14 @@
  * `ctx.confirm` in `rienda run` when a person is at the terminal (stdin and
  * stderr are terminals): the question is printed on stderr and answered
  * with a line on stdin (`y` or `yes` approves; anything else, or an
- * interrupt, denies). Questions are asked one at a time.
+ * interrupt, denies). What was typed before the question was shown is
+ * dropped first. Questions are asked one at a time.
  *
  * @module
  */
 
 import type { TextSink } from "./io.ts";
-import { readLine } from "./line_input.ts";
+import { discardTypedAhead, readLine } from "./line_input.ts";
 import type { Style } from "./terminal.ts";
 import { terminalSafe } from "./terminal_text.ts";
 
@@ -37,6 +38,9 @@ export function createTerminalConfirm(
   async function ask(question: ConfirmQuestion, signal: AbortSignal): Promise<boolean> {
     if (signal.aborted) return false;
     pause();
+    // A line typed while the model was thinking was not meant for this question.
+    await discardTypedAhead();
+    if (signal.aborted) return false;
     const body = question.body === ""
       ? ""
       : `${terminalSafe(question.body).split("\n").map((line) => `  ${line}`).join("\n")}\n`;
@@ -45,10 +49,7 @@ export function createTerminalConfirm(
         style.bold(terminalSafe(question.title || "Confirm"))
       }\n${body}  approve? [y/N] `,
     );
-    const answer = await Promise.race([
-      readLine(),
-      new Promise<null>((resolve) => signal.addEventListener("abort", () => resolve(null))),
-    ]);
+    const answer = await readLine(signal);
     if (answer === null) stderr.write("\n");
     return answer !== null && /^\s*y(es)?\s*$/i.test(answer);
   }

@@ -10,7 +10,7 @@
 
 import type { RunEvent } from "../../engine/events.ts";
 import type { TextSink } from "../io.ts";
-import { readLine } from "../line_input.ts";
+import { discardTypedAhead, readLine } from "../line_input.ts";
 import type { ChatBackend, Question } from "./backend.ts";
 import { argumentsLine } from "./blocks.ts";
 import { terminalSafe } from "../terminal_text.ts";
@@ -69,15 +69,17 @@ export async function runPlain(options: PlainOptions): Promise<number> {
         event satisfies never;
     }
   };
-  const confirm = async (question: Question): Promise<boolean> => {
+  const confirm = async (question: Question, asked: AbortSignal): Promise<boolean> => {
     if (options.autoApprove) {
       line(`auto-approved (-y): ${terminalSafe(question.title)}`);
       return true;
     }
+    // A line typed while the model was thinking was not meant for this question.
+    await discardTypedAhead();
     line(`? ${terminalSafe(question.title)}`);
     if (question.body !== "") line(terminalSafe(question.body));
     write("approve? [y/N] ");
-    const answer = await readLine();
+    const answer = await readLine(asked);
     atLineStart = true;
     return answer !== null && /^\s*y(es)?\s*$/i.test(answer);
   };
