@@ -173,9 +173,13 @@ Deno.test("interactive: built-in write and edit outside the workspace ask; appro
   await using pty = await chat(env, ["-a", "default"]);
   await pty.waitFor(IDLE, "the prompt");
   await pty.type("write there\r");
-  const question = await pty.waitFor((s) => s.includes("Approve    Deny"), "the question");
+  const question = await pty.waitFor(
+    (s) => s.includes("Yes, for this session    Deny"),
+    "the question",
+  );
   assert.match(question, /\? write: write outside the workspace\?/);
   assert.ok(question.includes(`new.txt is outside the workspace`), question);
+  // The prompt was typed just before: keys count once typing has paused.
   await new Promise((resolve) => setTimeout(resolve, 450));
   await pty.type("y");
   await pty.waitFor((s) => s.includes("wrote it") && IDLE(s), "the answer");
