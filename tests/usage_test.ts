@@ -35,6 +35,33 @@ Deno.test("rienda run --help prints the run flags on stdout and exits 0", async 
   }
 });
 
+Deno.test("rienda --help lists the chat's flags with what each does", async () => {
+  await using env = await createTestEnv();
+  const result = await env.run(["--help"]);
+  assert.equal(result.code, 0, result.stderr);
+  const section = /\nChat options \(rienda without a command\):\n((?: {2}.*\n)+)/.exec(
+    result.stdout,
+  )?.[1];
+  assert.ok(section !== undefined, result.stdout);
+  const flags = section.split("\n").filter((line) => line !== "").map((line) =>
+    /^ {2}(\S.*?) {2,}\S/.exec(line)?.[1]
+  );
+  // The chat may grow flags: these are the ones it has always had.
+  const expected = [
+    "-a, --agent <id>",
+    "-f, --agent-file <path>",
+    "-m, --model <provider/model>",
+    "-s, --session <id>",
+    "-c, --continue",
+    "-C, --workdir <dir>",
+    "--config <path>",
+    "-y, --auto-approve",
+    "--thinking <level>",
+    "--record <file>",
+  ];
+  for (const flag of expected) assert.ok(flags.includes(flag), `${flag} not in:\n${section}`);
+});
+
 /** Usage errors: exit 2, `rienda: …` last on stderr, nothing on stdout, nothing sent. */
 const USAGE_ERRORS: { claim: string; args: string[]; stdin?: string; expect: RegExp }[] = [
   {

@@ -26,10 +26,37 @@ export interface InteractiveFlags {
   readonly record: string | undefined;
 }
 
+/** The chat's flags, with the descriptions `rienda --help` lists. */
+function chatCommand(): Command {
+  return new Command("rienda")
+    .argument("[prompt...]")
+    .addOption(new Option("-a, --agent <id>", "chat with agent <id>").conflicts("agentFile"))
+    .option("-f, --agent-file <path>", "chat with an agent file anywhere on disk")
+    .option("-m, --model <provider/model>", "the model, or a bare name (sonnet, gpt-4o)")
+    .option("-s, --session <id>", "continue a stored session")
+    .addOption(
+      new Option("-c, --continue", "continue the most recent session of this workspace")
+        .conflicts("session"),
+    )
+    .option("-C, --workdir <dir>", "workspace directory (default: the current directory)")
+    .option("--config <path>", CONFIG_FLAG_HELP)
+    .option("-y, --auto-approve", "answer every confirmation with yes")
+    .option("--thinking <level>", "reasoning level: low, medium, high (default: off)")
+    .option("--record <file>", "write every provider exchange to a cassette");
+}
+
+/** The chat's flags as help lines: `  -a, --agent <id>   chat with agent <id>`. */
+export function chatFlagsHelp(): string {
+  const options = chatCommand().options;
+  const width = Math.max(...options.map((option) => option.flags.length));
+  return options.map((option) => `  ${option.flags.padEnd(width)}  ${option.description}`)
+    .join("\n");
+}
+
 /** Parses the flags of the chat. */
 export function parseInteractiveFlags(argv: readonly string[], io: Io): InteractiveFlags {
   let parsed: InteractiveFlags | undefined;
-  const program = new Command("rienda")
+  const program = chatCommand()
     .exitOverride()
     .showSuggestionAfterError(true)
     .configureOutput({
@@ -37,17 +64,6 @@ export function parseInteractiveFlags(argv: readonly string[], io: Io): Interact
       writeErr: () => {},
       outputError: () => {},
     })
-    .argument("[prompt...]")
-    .addOption(new Option("-a, --agent <id>").conflicts("agentFile"))
-    .option("-f, --agent-file <path>")
-    .option("-m, --model <provider/model>")
-    .option("-s, --session <id>")
-    .addOption(new Option("-c, --continue").conflicts("session"))
-    .option("-C, --workdir <dir>")
-    .option("--config <path>", CONFIG_FLAG_HELP)
-    .option("-y, --auto-approve")
-    .option("--thinking <level>")
-    .option("--record <file>")
     .action((words: string[], flags: Record<string, unknown>) => {
       const text = (name: string) => stringFlag(flags, name);
       parsed = {

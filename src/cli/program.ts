@@ -23,6 +23,7 @@ import { commanderMessage, CONFIG_FLAG_HELP, stringFlag } from "./flags.ts";
 import { unknownCommandError } from "./command_words.ts";
 import { agentHelpPath } from "./agent_help.ts";
 import { interactiveCommand, isInteractiveInvocation } from "./interactive.ts";
+import { chatFlagsHelp } from "./interactive_flags.ts";
 import { jsonOutputOf, printJsonFailure, watchStdout } from "./json_failure.ts";
 
 /** What a parsed invocation does once commander is done with argv. */
@@ -83,6 +84,7 @@ function buildProgram(io: Io, signal: AbortSignal, choose: (action: Action) => v
       outputError: () => {},
     })
     .showSuggestionAfterError(true)
+    .addHelpText("after", `\nChat options (rienda without a command):\n${chatFlagsHelp()}`)
     .addHelpText(
       "after",
       `
