@@ -46,7 +46,8 @@ const CHAIN_HOOK = `module.exports = {
 
 /**
  * Writes the agents of the CLI scenarios into a test home: `plain` (one user
- * tool, `trivial`) and `hooked` (the same tool with 5 hooks around it).
+ * tool, `trivial`), `hooked` (the same tool with 5 hooks around it) and
+ * `guarded` (the built-in tools and one hook).
  */
 export async function writeExtensionAgents(env: TestEnv): Promise<void> {
   await env.writeTool("trivial", TRIVIAL);
@@ -54,6 +55,7 @@ export async function writeExtensionAgents(env: TestEnv): Promise<void> {
   for (const name of hooks) await env.writeHook(name, CHAIN_HOOK);
   await env.writeAgent("plain", { description: "One user tool.", tools: ["trivial"] });
   await env.writeAgent("hooked", { description: "Hooked.", tools: ["trivial"], hooks });
+  await env.writeAgent("guarded", { description: "One hook.", tools: ["shell"], hooks: ["h1"] });
 }
 
 function context(dir: string): ExtensionRunContext {

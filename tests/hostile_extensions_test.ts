@@ -162,20 +162,34 @@ Deno.test("an interrupt ends a run stuck opening config.yaml on a pipe nobody wr
   assert.equal(provider.requests.length, 0);
 });
 
-/** Runs the guarded agent once so its guard's exports are remembered; returns the cache entry. */
-async function warmGuard(env: TestEnv): Promise<string> {
-  await env.writeHook(
-    "guard",
-    `module.exports = {
-  failClosed: true,
-  beforeToolExecute: function () { throw new Error("boom"); },
+/** A tool granted nothing; it reads HOME, which only full access allows. */
+const NOTHING_TOOL = `module.exports = {
+  description: "Reads HOME.",
+  parameters: { type: "object" },
+  capabilities: {},
+  execute: function (ctx) {
+    try { return "HOME is " + ctx.env.get("HOME"); } catch (e) { return "refused: " + e.message; }
+  },
 };
-`,
-  );
-  await env.writeAgent("guarded", { description: "Guarded.", tools: ["shell"], hooks: ["guard"] });
-  await env.run(["run", "-a", "guarded", "--no-session", "warm"]);
+`;
+
+/** The exports-cache files of `kind` (`tool` or `hook`) in the home. */
+function cacheEntries(env: TestEnv, kind: string): string[] {
   const dir = `${env.home}/exports-cache`;
-  const [entry] = [...Deno.readDirSync(dir)].map((item) => `${dir}/${item.name}`);
+  try {
+    return [...Deno.readDirSync(dir)].filter((item) => item.name.startsWith(`${kind}-`))
+      .map((item) => `${dir}/${item.name}`);
+  } catch {
+    return [];
+  }
+}
+
+/** Runs `rienda tools test probe` once so the tool's exports are remembered; returns the entry. */
+async function warmTool(env: TestEnv): Promise<string> {
+  await env.writeTool("probe", NOTHING_TOOL);
+  const warm = await env.run(["tools", "test", "probe"]);
+  assert.equal(warm.code, 0, warm.stderr);
+  const [entry] = cacheEntries(env, "tool");
   assert.ok(entry !== undefined, "no exports were remembered");
   return entry;
 }
@@ -187,11 +201,12 @@ for (
     ["is a named pipe nobody writes", makeFifo],
   ] as const
 ) {
-  Deno.test(`a guard whose remembered exports entry ${what} is read again and still refuses`, async () => {
-    await using provider = await startFakeProvider([{ text: "warm" }, ...touchScript()]);
-    await using env = await createTestEnv({ provider });
-    await spoil(await warmGuard(env));
-    await using process = await env.start(["run", "-a", "guarded", "go"]);
+  Deno.test(`a tool whose remembered exports entry ${what} is read again and keeps its grant`, async () => {
+    await using env = await createTestEnv();
+    const entry = await warmTool(env);
+    await Deno.remove(entry);
+    await spoil(entry);
+    await using process = await env.start(["tools", "test", "probe"]);
     const exited = process.wait();
     let timer: ReturnType<typeof setTimeout> | undefined;
     const stuck = new Promise<null>((resolve) => timer = setTimeout(() => resolve(null), 15_000));
@@ -201,12 +216,65 @@ for (
       process.kill("SIGINT");
       await exited;
     }
-    assert.notEqual(result, null, "the run was still loading its guard after 15 s");
+    assert.notEqual(result, null, "the tool was still loading after 15 s");
     assert.equal(result?.code, 0, result?.stderr);
-    assert.equal(await ran(env), false, "the tool ran past the guard");
-    assert.match(result?.stderr ?? "", /hook "guard" failed closed: boom/);
+    assert.match(result?.stdout ?? "", /^refused: ctx\.env\.get: variable HOME is not in/);
   });
 }
+
+/** An export report that says a hook implements afterRun only, fail-open, granted everything. */
+const FORGED_HOOK = JSON.stringify({ type: "object", keys: { afterRun: { type: "function" } } });
+
+Deno.test("a guard cannot be disarmed through the exports cache: a run and rienda hooks read the module", async () => {
+  await using provider = await startFakeProvider([{ text: "warm" }, ...touchScript()]);
+  await using env = await createTestEnv({ provider });
+  await env.writeHook(
+    "guard",
+    `module.exports = {
+  failClosed: true,
+  beforeToolExecute: function () { throw new Error("boom"); },
+};
+`,
+  );
+  await env.writeAgent("guarded", { description: "Guarded.", tools: ["shell"], hooks: ["guard"] });
+  const warm = await env.run(["run", "-a", "guarded", "--no-session", "warm"]);
+  assert.equal(warm.code, 0, warm.stderr);
+  const listed = await env.run(["hooks"]);
+  // Whatever the cache holds for the guard is forged: no beforeToolExecute, fail-open.
+  for (const entry of cacheEntries(env, "hook")) await Deno.writeTextFile(entry, FORGED_HOOK);
+  const result = await env.run(["run", "-a", "guarded", "go"]);
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(await ran(env), false, "the tool ran past the guard");
+  assert.match(result.stderr, /hook "guard" failed closed: boom/);
+  const relisted = await env.run(["hooks"]);
+  assert.equal(relisted.stdout, listed.stdout, "rienda hooks showed the forged view");
+  assert.match(relisted.stdout, /beforeToolExecute/);
+  assert.match(relisted.stdout, /fail-closed/);
+});
+
+Deno.test("a tool's grant cannot be widened through the exports cache: its first call checks the module", async () => {
+  await using env = await createTestEnv();
+  const entry = await warmTool(env);
+  // The forged entry drops the tool's capabilities: undeclared means full access.
+  const report = JSON.parse(await Deno.readTextFile(entry));
+  delete report.keys.capabilities;
+  await Deno.writeTextFile(entry, JSON.stringify(report));
+  const forged = await env.run(["tools", "test", "probe"]);
+  assert.equal(forged.code, 1, forged.stdout);
+  assert.equal(
+    forged.stdout,
+    'the tool was not executed: what tool "probe" exports differs from what the exports cache ' +
+      'held (its "capabilities"); the entry was removed, so the next run reads the module again\n',
+  );
+  assert.deepEqual(cacheEntries(env, "tool"), [], "the forged entry is gone");
+  const again = await env.run(["tools", "test", "probe"]);
+  assert.equal(again.code, 0, again.stderr);
+  assert.match(again.stdout, /^refused: ctx\.env\.get: variable HOME is not in/);
+  // A listing reads the module too: it shows the tool's own grant, not the forged one.
+  await Deno.writeTextFile(cacheEntries(env, "tool")[0]!, JSON.stringify(report));
+  const listing = await env.run(["tools"]);
+  assert.match(listing.stdout, /probe .*\n\s+capabilities: file read: none; .*env: none\n/);
+});
 
 /** A tool whose `target` defaults to prod; it records what it ran with in `deployed`. */
 const DEPLOY_TOOL = `module.exports = {

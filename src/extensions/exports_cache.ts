@@ -1,8 +1,10 @@
 /**
- * What a module exports, remembered per module text, so a run reads a
- * tool's description and parameters (and a hook's points) without starting
- * the JavaScript engine: the engine then starts only at the first
- * invocation (docs/extensions.md, "Start-up").
+ * What a tool's module exports, remembered per module text, so a run reads
+ * its description and parameters without starting the JavaScript engine:
+ * the engine then starts only at the first invocation (docs/extensions.md,
+ * "Start-up"). Nothing a run decides by before that call comes from here:
+ * hooks are never cached, and a tool's first call checks its capabilities
+ * and parameters against the module (`load_module.ts`).
  *
  * - The key is the SHA-256 of the rienda version, the inspecting code and
  *   the module's text: any edit of `index.js`, or another rienda, reads the
@@ -52,6 +54,23 @@ export async function cachedExports(
   }
 }
 
+/** Whether `file` is one of `prefix`'s entries (the key is 64 hex digits, so no other owner's). */
+function isEntryOf(file: string, prefix: string): boolean {
+  return file.startsWith(prefix) && /^[0-9a-f]{64}\.json$/.test(file.slice(prefix.length));
+}
+
+/** Removes every entry of `owner`; failures are ignored. */
+export async function forgetExports(dir: string, owner: ExportsOwner): Promise<void> {
+  const prefix = `${owner.kind}-${owner.name}-`;
+  try {
+    for await (const entry of Deno.readDir(dir)) {
+      if (isEntryOf(entry.name, prefix)) await Deno.remove(join(dir, entry.name)).catch(() => {});
+    }
+  } catch {
+    // No cache: nothing to forget.
+  }
+}
+
 /** Remembers the exports report of `source` in place of the owner's earlier ones; failures are ignored. */
 export async function rememberExports(
   dir: string,
@@ -68,10 +87,9 @@ export async function rememberExports(
     await Deno.writeTextFile(temporary, JSON.stringify(report), { mode: 0o600 });
     await Deno.rename(temporary, path);
     for await (const entry of Deno.readDir(dir)) {
-      // The key is 64 hex digits: another owner's name cannot end in a match of this prefix.
-      const earlier = entry.name.startsWith(prefix) && entry.name !== file &&
-        /^[0-9a-f]{64}\.json$/.test(entry.name.slice(prefix.length));
-      if (earlier) await Deno.remove(join(dir, entry.name)).catch(() => {});
+      if (entry.name !== file && isEntryOf(entry.name, prefix)) {
+        await Deno.remove(join(dir, entry.name)).catch(() => {});
+      }
     }
   } catch {
     await Deno.remove(temporary).catch(() => {});

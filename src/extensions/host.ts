@@ -5,7 +5,7 @@
  * for why workers and not asyncify, and for the measured costs.
  *
  * - Lazy: no worker (and no WASM) exists until the first invocation or
- *   {@link ExtensionHost.warm}, and the worker and bridge modules (Node
+ *   inspection, and the worker and bridge modules (Node
  *   compatibility, `ignore`) are imported only then, so a run without user
  *   extensions pays nothing; idle workers never keep the process alive.
  * - An abort interrupts the guest (tight loops included) through a shared
@@ -110,14 +110,6 @@ export class ExtensionHost implements Disposable, AsyncDisposable {
   /** How many workers exist now (busy or idle). */
   get workerCount(): number {
     return this.#all.size;
-  }
-
-  /** Starts a worker now, so the first invocation does not wait for the engine to load. */
-  warm(): void {
-    if (this.#closed || this.#all.size > 0) return;
-    void this.#load().then((modules) => {
-      if (!this.#closed && this.#all.size === 0) this.#idle.push(this.#spawn(modules));
-    });
   }
 
   /** Runs a module's top-level code in a fresh context and reports its exports. */

@@ -14,7 +14,10 @@
  * - {@link loadToolByName}, {@link loadHookByName}: one extension, for
  *   `rienda tools test` and `rienda hooks test`.
  * - The engine (a QuickJS worker) starts only when an agent declares a user
- *   extension; otherwise nothing but a directory listing happens.
+ *   extension; otherwise nothing but a directory listing happens. A run's
+ *   hooks are read from their modules (never from the exports cache), so an
+ *   agent with hooks starts the engine while it loads; one with user tools
+ *   only starts it at the first call.
  * - Diagnostics read `tool "<name>": <problem>` / `hook "<name>": <problem>`.
  *
  * @module
@@ -32,6 +35,7 @@ import {
 import { createHookRunner } from "./hook_runner.ts";
 import type { ExtensionHost } from "./host.ts";
 import {
+  type ExportsCacheUse,
   type LoadedHook,
   type LoadedTool,
   loadExtensionModule,
@@ -39,9 +43,6 @@ import {
 } from "./load_module.ts";
 import type { ExtensionRunContext } from "./run_context.ts";
 import { createUserTool } from "./user_tool.ts";
-
-/** The points a run calls before its first request. */
-const EARLY_POINTS = ["beforeRun", "beforeModelRequest"] as const;
 
 /** A declared tool or hook is unknown or broken; the message names the agent file and the fix. */
 export class ExtensionLoadError extends Error {
@@ -92,10 +93,16 @@ async function schemaProblem(extension: LoadedTool | LoadedHook): Promise<string
     : null;
 }
 
+/** The exports cache of `dirs`: read by runs and the test commands, refreshed by the listings. */
+function cacheUse(dirs: ExtensionDirs, read: boolean): ExportsCacheUse | undefined {
+  return dirs.exportsCacheDir === undefined ? undefined : { dir: dirs.exportsCacheDir, read };
+}
+
 /**
  * Loads each extension; `compileSchemas` also compiles tools' schemas, which
  * the listings do (a run finds a bad schema at the first call, without
- * loading the validator before it is needed).
+ * loading the validator before it is needed). The listings read every module
+ * itself, so they show what it exports, never what a cache says.
  */
 async function check(
   dirs: ExtensionDirs,
@@ -110,7 +117,7 @@ async function check(
       dirs.host,
       extension,
       dirs.signal,
-      dirs.exportsCacheDir,
+      cacheUse(dirs, !compileSchemas),
     );
     const problem = loading.ok && compileSchemas ? await schemaProblem(loading.extension) : null;
     const result: ModuleLoad = problem === null ? loading : { ok: false, problem };
@@ -283,10 +290,6 @@ export async function loadAgentExtensions(
   });
   const hooks = request.hooks.map((name) => checkedHooks.loaded.get(name)).filter(isHook)
     .map((hook) => withPolicy(hook, request.hookPolicies?.get(hook.name)));
-  // Exports read from the cache start no engine: start it now only for hooks a run calls at once.
-  if (hooks.some((hook) => EARLY_POINTS.some((point) => hook.points.includes(point)))) {
-    request.host.warm();
-  }
   return {
     tools,
     hooks: hooks.length === 0 ? NO_HOOKS : createHookRunner(hooks, request),
@@ -339,7 +342,7 @@ export async function loadToolByName(request: ToolByNameRequest): Promise<Tool> 
     request.host,
     found,
     request.signal,
-    request.exportsCacheDir,
+    cacheUse(request, true),
   );
   if (!loaded.ok) throw new ExtensionLoadError(loaded.problem);
   if (!isTool(loaded.extension)) throw new ExtensionLoadError(`tool "${request.name}": not a tool`);
@@ -361,12 +364,7 @@ export async function loadHookByName(
     const names = available(hooks.found.map((hook) => hook.name));
     throw new ExtensionLoadError(`unknown hook "${request.name}" (available: ${names})`);
   }
-  const loaded = await loadExtensionModule(
-    request.host,
-    found,
-    request.signal,
-    request.exportsCacheDir,
-  );
+  const loaded = await loadExtensionModule(request.host, found, request.signal);
   if (!loaded.ok) throw new ExtensionLoadError(loaded.problem);
   if (!isHook(loaded.extension)) throw new ExtensionLoadError(`hook "${request.name}": not a hook`);
   return { hook: loaded.extension, warnings: loaded.warnings };

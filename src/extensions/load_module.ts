@@ -10,6 +10,9 @@
  *   not a function breaks the hook; an unknown key is a warning (the hook
  *   still loads), since it is most often a misspelt point. `failClosed`
  *   (a boolean) makes the hook a guard (docs/extensions.md, "Policy").
+ * - A tool's exports may come from the exports cache; a hook's never do,
+ *   and a cached tool's first call is checked against the module
+ *   ({@link exportsMismatch}): security settings never come from a cache.
  *
  * @module
  */
@@ -18,7 +21,7 @@ import { type CapabilitySet, parseCapabilitySet } from "../capability_set.ts";
 import { HOOK_POINTS, type HookPoint } from "../engine/hooks.ts";
 import type { ExtensionSource } from "./discovery.ts";
 import { formatGuestError, type GuestResult, withArticle } from "./guest_result.ts";
-import { cachedExports, rememberExports } from "./exports_cache.ts";
+import { cachedExports, forgetExports, rememberExports } from "./exports_cache.ts";
 import { type ExtensionHost, LOAD_TIMEOUT_MS } from "./host.ts";
 
 /** A user tool whose exports were checked. */
@@ -28,6 +31,11 @@ export interface LoadedTool extends ExtensionSource {
   readonly capabilities?: CapabilitySet;
   readonly description: string;
   readonly parameters: Readonly<Record<string, unknown>>;
+  /**
+   * The exports cache its exports were read from, when they were: its first
+   * call checks them against the module first ({@link exportsMismatch}).
+   */
+  readonly cachedIn?: string;
 }
 
 /** A user hook whose exports were checked. */
@@ -207,41 +215,49 @@ function checkCapabilities(report: ExportReport): CapabilitySet | null | string[
   return problems.map(({ path, message }) => `"${["capabilities", ...path].join(".")}" ${message}`);
 }
 
-/** What the module's top-level code exports: remembered in `cacheDir`, else read by the engine. */
+/** How {@link loadExtensionModule} uses the exports cache (`exports_cache.ts`). */
+export interface ExportsCacheUse {
+  readonly dir: string;
+  /** False: read the module and refresh the cache (the listings, which must show the module). */
+  readonly read: boolean;
+}
+
+/**
+ * What the module's top-level code exports, and the cache it came from. Only
+ * a tool's exports are cached: a hook's points, `failClosed` and
+ * `capabilities` decide what a run lets through before any invocation could
+ * check them, so they always come from the module.
+ */
 async function inspect(
   host: ExtensionHost,
   extension: ExtensionSource,
   signal: AbortSignal,
-  cacheDir: string | undefined,
-): Promise<GuestResult> {
+  cache: ExportsCacheUse | undefined,
+): Promise<{ result: GuestResult; cachedIn?: string }> {
   const { source } = extension;
-  const cached = cacheDir === undefined
+  const dir = extension.kind === "tool" ? cache?.dir : undefined;
+  const cached = dir === undefined || cache?.read !== true
     ? undefined
-    : await cachedExports(cacheDir, extension, source);
+    : await cachedExports(dir, extension, source);
   // An entry edited into something else than a report is no entry: the module is read again.
-  if (cached !== undefined && parseReport(cached) !== null) {
-    return { kind: "value", value: { kind: "json", value: cached } };
+  if (dir !== undefined && cached !== undefined && parseReport(cached) !== null) {
+    return { result: { kind: "value", value: { kind: "json", value: cached } }, cachedIn: dir };
   }
   const result = await host.inspect(source, signal);
-  if (cacheDir !== undefined && result.kind === "value" && result.value.kind === "json") {
-    await rememberExports(cacheDir, extension, source, result.value.value);
+  if (dir !== undefined && result.kind === "value" && result.value.kind === "json") {
+    await rememberExports(dir, extension, source, result.value.value);
   }
-  return result;
+  return { result };
 }
 
-/**
- * Runs the module's top-level code in a fresh context and checks its
- * exports; with `cacheDir`, what a module of the same text exported before
- * is read from there instead (`exports_cache.ts`).
- */
-export async function loadExtensionModule(
-  host: ExtensionHost,
+/** Checks an export report: the extension, or the problem naming it. */
+function loadFromReport(
   extension: ExtensionSource,
-  signal: AbortSignal,
-  cacheDir?: string,
-): Promise<ModuleLoad> {
+  result: GuestResult,
+  cachedIn: string | undefined,
+): ModuleLoad {
   const prefix = `${extension.kind} "${extension.name}": `;
-  const report = reportOf(await inspect(host, extension, signal, cacheDir));
+  const report = reportOf(result);
   if (typeof report === "string") return { ok: false, problem: prefix + report };
   const declared = checkCapabilities(report);
   const capabilityProblems = Array.isArray(declared) ? declared : [];
@@ -256,7 +272,13 @@ export async function loadExtensionModule(
     }
     return {
       ok: true,
-      extension: { ...extension, kind: "tool", ...tool, ...capabilities },
+      extension: {
+        ...extension,
+        kind: "tool",
+        ...tool,
+        ...capabilities,
+        ...(cachedIn === undefined ? {} : { cachedIn }),
+      },
       warnings: [],
     };
   }
@@ -268,4 +290,54 @@ export async function loadExtensionModule(
     extension: { ...extension, kind: "hook", points, failClosed, ...capabilities },
     warnings: warnings.map((warning) => prefix + warning),
   };
+}
+
+/**
+ * Runs the module's top-level code in a fresh context and checks its
+ * exports; with `cache`, a tool's exports are remembered there, and read
+ * from there when `cache.read` holds (see {@link inspect}).
+ */
+export async function loadExtensionModule(
+  host: ExtensionHost,
+  extension: ExtensionSource,
+  signal: AbortSignal,
+  cache?: ExportsCacheUse,
+): Promise<ModuleLoad> {
+  const { result, cachedIn } = await inspect(host, extension, signal, cache);
+  return loadFromReport(extension, result, cachedIn);
+}
+
+/**
+ * Before the first call of a tool whose exports came from the cache: reads
+ * the module and compares what decides its calls (`capabilities`, which
+ * make its grant, and `parameters`, which check its arguments) with what
+ * was loaded. Null when they agree; `interrupted`; else why the call is
+ * refused (the cache entry is then removed, so the next run reads the
+ * module). A cache entry rewritten by hand cannot widen a tool's grant.
+ */
+export async function exportsMismatch(
+  host: ExtensionHost,
+  tool: LoadedTool,
+  signal: AbortSignal,
+): Promise<string | "interrupted" | null> {
+  const result = await host.inspect(tool.source, signal);
+  if (result.kind === "stopped" && result.reason === "interrupted") return "interrupted";
+  const { kind, name, path, source } = tool;
+  const fresh = loadFromReport({ kind, name, path, source }, result, undefined);
+  const differs: string[] = [];
+  if (!fresh.ok) differs.push(fresh.problem);
+  else if (fresh.extension.kind === "tool") {
+    const json = (value: unknown) => JSON.stringify(value ?? null);
+    if (json(fresh.extension.capabilities) !== json(tool.capabilities)) {
+      differs.push(`its "capabilities"`);
+    }
+    if (json(fresh.extension.parameters) !== json(tool.parameters)) {
+      differs.push(`its "parameters"`);
+    }
+  }
+  if (differs.length === 0) return null;
+  if (tool.cachedIn !== undefined) await forgetExports(tool.cachedIn, tool);
+  return `the tool was not executed: what tool "${tool.name}" exports differs from what the ` +
+    `exports cache held (${differs.join("; ")}); the entry was removed, so the next run ` +
+    "reads the module again";
 }

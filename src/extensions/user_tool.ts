@@ -3,6 +3,8 @@
  * args)` in a fresh context, streams `ctx.log` and exec output to the call's
  * output, and types the return exactly as the reference says (a string, or
  * `{ text, isError? }`; anything else, or a throw, is an error result).
+ * When its exports came from the exports cache, its first call compares
+ * them with the module first, and a mismatch refuses every call of the run.
  *
  * @module
  */
@@ -11,7 +13,7 @@ import { errorResult, textResult, type Tool, type ToolResult } from "../tools/to
 import { describeGuestValue, formatGuestError, type GuestResult } from "./guest_result.ts";
 import { grantOf } from "./capabilities.ts";
 import type { ExtensionHost } from "./host.ts";
-import type { LoadedTool } from "./load_module.ts";
+import { exportsMismatch, type LoadedTool } from "./load_module.ts";
 import type { ExtensionRunContext } from "./run_context.ts";
 
 const EXPECTED_RETURN = "return a string or { text: string, isError?: boolean }";
@@ -76,11 +78,22 @@ export interface UserToolOptions {
 export function createUserTool(tool: LoadedTool, options: UserToolOptions): Tool {
   const { host, context } = options;
   const grant = grantOf(tool, context.policy);
+  /** The check of cached exports against the module, made before the first call. */
+  let checked: Promise<string | "interrupted" | null> | null = tool.cachedIn === undefined
+    ? Promise.resolve(null)
+    : null;
   return {
     name: tool.name,
     description: tool.description,
     parameters: tool.parameters,
     async execute(args, call) {
+      checked ??= exportsMismatch(host, tool, call.signal);
+      const mismatch = await checked;
+      if (mismatch === "interrupted") {
+        checked = null; // not checked yet: the next call checks again
+        return errorResult("the tool was interrupted");
+      }
+      if (mismatch !== null) return errorResult(mismatch);
       const result = await host.call({
         source: tool.source,
         entry: "execute",
