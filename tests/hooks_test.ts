@@ -442,7 +442,7 @@ ${
   });
   const result = await env.run(["run", "-a", "recorded", "look"]);
   assert.equal(result.code, 0, result.stderr);
-  assert.equal(result.stdout, "Looking.\ndone\n");
+  assert.equal(result.stdout, "Looking.\n\ndone\n");
   const id = sessionIdOf(result.stderr);
   const lines = (await Deno.readTextFile(`${env.workdir}/payloads.jsonl`)).trim().split("\n")
     .map((line) => JSON.parse(line));

@@ -13,13 +13,17 @@ function jsonLines(stdout: string): Record<string, unknown>[] {
   });
 }
 
-Deno.test("run --output json prints one object with the run's outcome", async () => {
+Deno.test("run --output json prints one object with the run's outcome and its duration", async () => {
   await using provider = await startFakeProvider([
     {
       toolCalls: [{ name: "shell", arguments: { command: "echo hi" } }],
       usage: { input: 7, output: 3 },
     },
-    { text: "All done.", usage: { input: 20, output: 4, cachedInput: 5 } },
+    {
+      text: "All done.",
+      usage: { input: 20, output: 4, cachedInput: 5 },
+      firstByteDelayMs: 200,
+    },
   ]);
   await using env = await createTestEnv({ provider });
   const result = await env.run(["run", "-a", "coder", "--output", "json", "go"]);
@@ -27,7 +31,10 @@ Deno.test("run --output json prints one object with the run's outcome", async ()
   const [object, ...rest] = jsonLines(result.stdout);
   assert.deepEqual(rest, []);
   const [header] = await env.readSession((await env.sessionFiles())[0]!);
-  assert.deepEqual(object, {
+  // The wall time from the run's start to its end, the provider's 200 ms pause included.
+  const { durationMs, ...fields } = object ?? {};
+  assert.ok(typeof durationMs === "number" && durationMs >= 200, `durationMs: ${durationMs}`);
+  assert.deepEqual(fields, {
     sessionId: header?.id,
     agent: "coder",
     model: "fake/m",

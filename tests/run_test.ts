@@ -34,7 +34,7 @@ Deno.test("run adds no second newline to an answer that ends with one", async ()
   assert.equal(result.stdout, "line one\nline two\n");
 });
 
-Deno.test("run prints the text of every assistant message in order, and nothing of the tools", async () => {
+Deno.test("run prints the text of every assistant message in order, a blank line between two, and nothing of the tools", async () => {
   await using provider = await startFakeProvider([
     {
       text: "Let me look.",
@@ -46,7 +46,8 @@ Deno.test("run prints the text of every assistant message in order, and nothing 
   await using env = await createTestEnv({ provider });
   const result = await env.run(["run", "-a", "coder", "go"]);
   assert.equal(result.code, 0, result.stderr);
-  assert.equal(result.stdout, "Let me look.\nDone.\n");
+  // Each message is its own paragraph: a blank line between them.
+  assert.equal(result.stdout, "Let me look.\n\nDone.\n");
 });
 
 Deno.test("run sends a streamed chat completions request with the key, user agent, prompt and tools", async () => {

@@ -94,7 +94,7 @@ Deno.test("two calls in one turn run in order and their results travel together"
   await using env = await createTestEnv({ provider });
   const result = await env.run(["run", "-a", "coder", "go"]);
   assert.equal(result.code, 0, result.stderr);
-  assert.equal(result.stdout, "Two things.\ndone\n");
+  assert.equal(result.stdout, "Two things.\n\ndone\n");
   assert.deepEqual(linesOf(result.stderr).slice(1), [
     'tool: shell {"command":"echo one"}',
     "one",

@@ -9,12 +9,19 @@ import type { RunEvent } from "../engine/events.ts";
 import type { TextSink } from "./io.ts";
 import type { Renderer } from "./text.ts";
 
-/** Creates the json renderer. */
-export function createJsonRenderer(stdout: TextSink): Renderer {
+/**
+ * Creates the json renderer; `now` (milliseconds) times the run, from its
+ * `run_start` to its `run_end`, for `durationMs`.
+ */
+export function createJsonRenderer(stdout: TextSink, now: () => number = Date.now): Renderer {
   let start: Extract<RunEvent, { type: "run_start" }> | undefined;
+  let startedAt = now();
   return {
     sink(event) {
-      if (event.type === "run_start") start = event;
+      if (event.type === "run_start") {
+        start = event;
+        startedAt = now();
+      }
       if (event.type !== "run_end") return;
       const result = {
         sessionId: start?.sessionId ?? null,
@@ -24,6 +31,7 @@ export function createJsonRenderer(stdout: TextSink): Renderer {
         text: event.text,
         usage: event.usage,
         turns: event.turns,
+        durationMs: Math.max(0, Math.round(now() - startedAt)),
         ...(event.error === undefined ? {} : { error: event.error }),
       };
       stdout.write(`${JSON.stringify(result)}\n`);

@@ -57,6 +57,8 @@ export function createTextRenderer(options: TextRendererOptions): Renderer {
   let stderrAtLineStart = true;
   const streamedCalls = new Set<string>();
   let streamedChars = 0;
+  /** Whether stdout already carries a message (the next one is set off by a blank line). */
+  let printedMessage = false;
 
   const endStderrLine = () => {
     cancelSilence();
@@ -90,7 +92,10 @@ export function createTextRenderer(options: TextRendererOptions): Renderer {
         streamedChars = 0;
         spinner.stop();
         if (event.text !== "") {
-          stdout.write(out(event.text.endsWith("\n") ? event.text : `${event.text}\n`));
+          // A blank line between messages, so each stays its own paragraph.
+          const gap = printedMessage ? "\n" : "";
+          stdout.write(gap + out(event.text.endsWith("\n") ? event.text : `${event.text}\n`));
+          printedMessage = true;
         }
         break;
       case "tool_call": {
