@@ -17,7 +17,7 @@ import { releaseOutputBacklog } from "./output_steps.ts";
 import { rememberBuiltinKeys } from "./app/api_key.ts";
 import { readSecretLine } from "./ui/secret.ts";
 import { readAtMost, readWhileProducing } from "./read_at_most.ts";
-import { safeFor } from "./ui/terminal_text.ts";
+import { terminalSafe } from "./ui/terminal_text.ts";
 
 /** `deno task dev` runs from the checkout and passes the caller's directory here. */
 const DEV_CWD_VARIABLE = "RIENDA_DEV_CWD";
@@ -184,7 +184,8 @@ async function runCommand(io: ProcessIo, signal: AbortSignal): Promise<number> {
     const hint = error instanceof UsageError && error.command !== undefined
       ? ` (see rienda ${error.command} --help)`
       : "";
-    io.stderr.write(`rienda: ${safeFor(io.stderr.isTerminal, errorMessage(error))}${hint}\n`);
+    // stderr is the human channel: written out, pipe or terminal.
+    io.stderr.write(`rienda: ${terminalSafe(errorMessage(error))}${hint}\n`);
     return exitCodeFor(error);
   }
 }

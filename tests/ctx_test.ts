@@ -350,6 +350,8 @@ for (const autoApprove of [false, true]) {
       ...(autoApprove
         ? []
         : ['ctx.confirm "Sure?" was answered no: nobody could be asked (pass -y to answer yes)']),
+      // The result, one line: its JSON, cut.
+      `tool done: ${JSON.stringify(results[0]).slice(0, 99)}…`,
     ]);
   });
 }

@@ -124,7 +124,11 @@ Deno.test("write creates folders, replaces atomically keeping the mode, and writ
   ]);
   assert.deepEqual(results.map(({ text, isError }) => ({ text, isError })), [
     { text: "created a/b/new.txt (2 lines)", isError: false },
-    { text: "replaced links/run-link.sh (2 lines, was 2)", isError: false },
+    {
+      text:
+        "replaced links/run-link.sh (2 lines, was 2)\n@@ -1,2 +1,2 @@\n #!/bin/sh\n-echo old\n+echo new",
+      isError: false,
+    },
     { text: "created empty.txt (0 lines)", isError: false },
     { text: "a is a directory: give the path of a file in it", isError: true },
     {

@@ -28,6 +28,7 @@ Deno.test("a shell call runs, streams its output to stderr and returns it to the
     `session: ${id}`,
     'tool: shell {"command":"echo hi"}',
     "hi",
+    "tool done: exit 0 · 1 line",
   ]);
   assert.equal(provider.requests.length, 2);
   assert.deepEqual(chatMessages(provider.requests[1]).slice(1), [
@@ -98,8 +99,10 @@ Deno.test("two calls in one turn run in order and their results travel together"
   assert.deepEqual(linesOf(result.stderr).slice(1), [
     'tool: shell {"command":"echo one"}',
     "one",
+    "tool done: exit 0 · 1 line",
     'tool: shell {"command":"echo two"}',
     "two",
+    "tool done: exit 0 · 1 line",
   ]);
   assert.deepEqual(chatMessages(provider.requests[1]).slice(2), [
     {

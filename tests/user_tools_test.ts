@@ -67,6 +67,7 @@ Deno.test("the word-count tool of the reference counts the words of a workspace 
   assert.deepEqual(linesOf(result.stderr), [
     `session: ${id}`,
     'tool: word-count {"path":"notes.txt"}',
+    "tool done: 4",
   ]);
   assert.deepEqual(at(provider.requests[0]?.body, "tools"), [{
     type: "function",
@@ -283,6 +284,7 @@ Deno.test("a user tool named like a built-in replaces it, with a diagnostic", as
     `session: ${id}`,
     'tool "shell": replaces the built-in tool of the same name',
     'tool: shell {"command":"ls"}',
+    "tool done: exit 0 · 1 line",
   ]);
   assert.equal(
     at(provider.requests[0]?.body, "tools", 0, "function", "description"),

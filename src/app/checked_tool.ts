@@ -1,8 +1,9 @@
 /**
  * A tool as a run calls it ({@link CallableTool}): the arguments are checked
  * against the tool's `parameters` before it runs (`the tool was not executed:
- * <why>`), a throw becomes an error result, and the text is capped at
- * `MAX_TOOL_RESULT_BYTES` (docs/cli.md, Tools). `rienda run` and
+ * <why>`), a throw becomes an error result, and the text loses its escape
+ * sequences (colour codes), then is capped at `MAX_TOOL_RESULT_BYTES`
+ * (docs/cli.md, Tools). `rienda run` and
  * `rienda tools test` call tools only through it.
  *
  * With the agent's `timeout_ms` for the tool (docs/extensions.md, "Policy"),
@@ -13,6 +14,7 @@
  * @module
  */
 
+import { stripEscapes } from "../escape_sequences.ts";
 import { validateToolArguments } from "../tools/arguments.ts";
 import { type CallableTool, errorResult, type Tool, type ToolResult } from "../tools/tool.ts";
 import { capToolResult } from "../tools/truncate.ts";
@@ -51,7 +53,7 @@ export function checkedTool(tool: Tool, options: CheckedToolOptions = {}): Calla
       if (timeout.signal.aborted && !context.signal.aborted) {
         result = errorResult(`the tool did not finish within ${timeoutMs} ms (timeout_ms)`);
       }
-      return { text: capToolResult(result.text), isError: result.isError };
+      return { text: capToolResult(stripEscapes(result.text)), isError: result.isError };
     },
   };
 }

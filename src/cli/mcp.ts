@@ -21,6 +21,7 @@ import { loadConfig, type McpServerSettings } from "../config/config.ts";
 import { isToolAllowed } from "../config/mcp_servers.ts";
 import type { McpConnection } from "../mcp/mcp_tools.ts";
 import { resolvePaths } from "../config/paths.ts";
+import { stripEscapes } from "../escape_sequences.ts";
 import { validateToolArguments } from "../tools/arguments.ts";
 import { errorResult, type ToolResult } from "../tools/tool.ts";
 import { capToolResult } from "../tools/truncate.ts";
@@ -135,7 +136,8 @@ export async function mcpCall(
     io.stderr.write("rienda: the call was interrupted\n");
     return EXIT.interrupted;
   }
-  const text = capToolResult(result.text);
+  // What the model would read: no escape sequences, capped.
+  const text = capToolResult(stripEscapes(result.text));
   io.stdout.write(text === "" || text.endsWith("\n") ? text : `${text}\n`);
   return result.isError ? EXIT.failure : EXIT.ok;
 }

@@ -16,6 +16,7 @@ import { createStreamJsonRenderer } from "../ui/stream_json.ts";
 import { createTextRenderer, type Renderer } from "../ui/text.ts";
 import { createStyle, useColor, useSpinner } from "../ui/terminal.ts";
 import { createTerminalConfirm } from "../ui/terminal_confirm.ts";
+import { terminalSafe } from "../ui/terminal_text.ts";
 import { EXIT, INTERRUPTED_LINE, UsageError } from "./exit.ts";
 import { readPrompt } from "./prompt_input.ts";
 import { openCassette } from "../app/cassette.ts";
@@ -116,7 +117,7 @@ export async function runCommand(
       io.stderr.write(INTERRUPTED_LINE);
       return EXIT.interrupted;
     case "error":
-      io.stderr.write(`rienda: ${outcome.error ?? "the run failed"}\n`);
+      io.stderr.write(`rienda: ${terminalSafe(outcome.error ?? "the run failed")}\n`);
       return EXIT.failure;
   }
 }
@@ -147,6 +148,7 @@ function createRenderer(io: Io, flags: RunFlags): Renderer {
         stdout: io.stdout,
         stderr: io.stderr,
         style: createStyle(useColor(io.stderr, io.env)),
+        color: useColor(io.stderr, io.env),
         showSession: !flags.noSession,
         spinner: useSpinner(io.stderr, io.env),
       });

@@ -16,10 +16,13 @@
  * - An interrupt never lets a result skip a rewriting hook: a call whose
  *   `afterToolExecute` chain did not finish gets {@link INTERRUPTED_WHILE}
  *   (or {@link INTERRUPTED_BEFORE} when its tool never started).
+ * - The result the model reads has no escape sequences, whoever wrote it
+ *   last (a tool, a hook, a refusal naming a model-chosen tool).
  *
  * @module
  */
 
+import { stripEscapes } from "../escape_sequences.ts";
 import type { ToolCallBlock, ToolResultBlock, UserMessage } from "../llm/messages.ts";
 import { payloadProblem } from "../payload_limits.ts";
 import type { CallableTool, ToolResult } from "../tools/tool.ts";
@@ -70,7 +73,8 @@ export async function runToolBatch(
       arguments: call.rawArguments ?? call.arguments,
     };
     options.emit({ type: "tool_call", ...payload });
-    const result = await runOneCall(payload, refusals.get(call.id), options);
+    const done = await runOneCall(payload, refusals.get(call.id), options);
+    const result = { ...done, text: stripEscapes(done.text) };
     options.emit({ type: "tool_result", id: call.id, name: call.name, ...result });
     outcomes.push({ call, result });
   }

@@ -4,7 +4,8 @@
  *
  * Result text: stdout, then a `stderr:` line and stderr, then on failure
  * `command exited with code N` or `command timed out after 2s`; `(no output)`
- * when a successful command printed nothing. The text is kept under
+ * when a successful command printed nothing. Escape sequences (colours) are
+ * removed before the text is fitted, so they take none of it. It is kept under
  * {@link MAX_TOOL_RESULT_BYTES} by cutting stdout and stderr, so the final
  * status line always reaches the model.
  *
@@ -12,6 +13,7 @@
  */
 
 import { resolve } from "node:path";
+import { stripEscapes } from "../escape_sequences.ts";
 import { formatDuration } from "./format_duration.ts";
 import { type ProcessGroupResult, runInProcessGroup } from "./process_group.ts";
 import { errorResult, textResult, type Tool, type ToolResult } from "./tool.ts";
@@ -122,10 +124,10 @@ function statusLine(result: ProcessGroupResult, timeoutMs: number): string | nul
 function formatResult(result: ProcessGroupResult, timeoutMs: number): ToolResult {
   const status = statusLine(result, timeoutMs);
   const budget = MAX_TOOL_RESULT_BYTES - STATUS_RESERVE_BYTES;
-  const fullStdout = chompNewline(result.stdout);
+  const fullStdout = chompNewline(stripEscapes(result.stdout));
   // stderr may take what stdout leaves, and at least half when both are long.
   const stderrBudget = Math.max(budget / 2, budget - utf8ByteLength(fullStdout));
-  const stderr = fitSection(chompNewline(result.stderr), stderrBudget);
+  const stderr = fitSection(chompNewline(stripEscapes(result.stderr)), stderrBudget);
   const stdout = fitSection(fullStdout, budget - utf8ByteLength(stderr));
   const sections: string[] = [];
   if (stdout !== "") sections.push(stdout);

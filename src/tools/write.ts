@@ -10,19 +10,23 @@
  * (`writeFileAtomic`), so a link another process flips meanwhile cannot
  * carry the write elsewhere.
  *
- * Result: `created src/a.ts (12 lines)` or `replaced src/a.ts (12 lines, was 9)`.
+ * Result: `created src/a.ts (12 lines)`, or `replaced src/a.ts (12 lines, was
+ * 9)` followed by a short unified diff of the change when the old file was
+ * UTF-8 text of at most {@link MAX_DIFF_BYTES}.
  *
  * @module
  */
 
 import { dirname } from "node:path";
 import { type Approval, checkWrite } from "./approval.ts";
+import { shortDiff } from "./short_diff.ts";
 import { errorResult, textResult, type Tool } from "./tool.ts";
 import { danglingLink, displayPath, resolveToolPath, resolveWriteTarget } from "./tool_paths.ts";
 import {
   countFileLines,
   countTextLines,
   lineCount,
+  looksBinary,
   notRegularFile,
   writeFileAtomic,
 } from "./text_file.ts";
@@ -35,6 +39,7 @@ const DESCRIPTION = `Creates a file or replaces a whole file.
 - Use it for new files and for rewriting most of a file; to change part of a file use \`edit\`, which is safer and shorter. Read a file before you replace it.
 - \`path\` is relative to the workspace (absolute paths work too). Missing parent folders are created.
 - The content is written exactly as given (add the final newline yourself). The file is replaced atomically and keeps its permissions.
+- Replacing a text file, the result is a unified diff of the change; check it.
 - Writing outside the workspace needs the user's approval (\`-y\`); without it the call fails and says so.`;
 
 const PARAMETERS = {
@@ -48,6 +53,26 @@ const PARAMETERS = {
 } as const;
 
 const encoder = new TextEncoder();
+const strictDecoder = new TextDecoder("utf-8", { fatal: true });
+
+/** Files up to this size get a diff in the result; a larger one only its line counts. */
+export const MAX_DIFF_BYTES = 4 * 1024 * 1024;
+
+/** The text of the file `path` for a diff, or null when it is larger, binary or not UTF-8. */
+async function textForDiff(
+  path: string,
+  size: number,
+  signal: AbortSignal,
+): Promise<string | null> {
+  if (size > MAX_DIFF_BYTES) return null;
+  const bytes = await Deno.readFile(path, { signal });
+  if (looksBinary(bytes)) return null;
+  try {
+    return strictDecoder.decode(bytes);
+  } catch {
+    return null;
+  }
+}
 
 /** The built-in `write` tool; `approval` decides writes outside the workspace. */
 export function createWriteTool(approval: Approval): Tool {
@@ -83,14 +108,16 @@ export function createWriteTool(approval: Approval): Tool {
           return errorResult(notRegularFile(shown));
         }
         const was = await countFileLines(target, context.signal);
+        const before = was === null || info === null
+          ? null
+          : await textForDiff(target, info.size, context.signal);
         await Deno.mkdir(dirname(target), { recursive: true });
         await writeFileAtomic(target, encoder.encode(content));
         const lines = countTextLines(content);
-        return textResult(
-          was === null
-            ? `created ${shown} (${lineCount(lines)})`
-            : `replaced ${shown} (${lineCount(lines)}, was ${was})`,
-        );
+        if (was === null) return textResult(`created ${shown} (${lineCount(lines)})`);
+        const summary = `replaced ${shown} (${lineCount(lines)}, was ${was})`;
+        const diff = before === null ? "" : shortDiff(before, content);
+        return textResult(diff === "" ? summary : `${summary}\n${diff}`);
       } catch (error) {
         if (context.signal.aborted) throw error;
         if (

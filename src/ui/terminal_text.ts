@@ -5,9 +5,15 @@
  * colour the terminal, move its cursor, set its title or hide what came
  * before it. rienda's own styling is added around the text after this.
  *
+ * What a command prints ({@link commandText}) may keep its colours: on a
+ * terminal with colour its SGR sequences are rendered and every other
+ * sequence is written out; with `NO_COLOR` the SGR sequences are dropped; to
+ * a pipe every sequence is dropped. Lone controls are written out in each.
+ *
  * @module
  */
 
+import { escapePieces, incompleteTail, stripEscapes } from "../escape_sequences.ts";
 import type { Io, TextSink } from "./io.ts";
 
 // deno-lint-ignore no-control-regex
@@ -20,9 +26,6 @@ export function terminalSafe(text: string): string {
     return `\\x${control.charCodeAt(0).toString(16).padStart(2, "0")}`;
   });
 }
-
-// deno-lint-ignore no-control-regex
-const SGR_REGEXP = /\x1b\[([0-9;:]*)m/y;
 
 /**
  * SGR parameters of colour and style: reset, bold, dim, italic, underline,
@@ -67,31 +70,8 @@ function styleOnly(parameters: string): boolean {
  * ```
  */
 export function keepStyling(text: string): string {
-  let at = text.indexOf("\x1b");
-  if (at === -1) return terminalSafe(text);
-  let out = "";
-  let from = 0;
-  while (at !== -1) {
-    SGR_REGEXP.lastIndex = at;
-    const match = SGR_REGEXP.exec(text);
-    if (match !== null && styleOnly(match[1]!)) {
-      out += terminalSafe(text.slice(from, at)) + match[0];
-      from = at + match[0].length;
-      at = text.indexOf("\x1b", from);
-    } else at = text.indexOf("\x1b", at + 1);
-  }
-  return out + terminalSafe(text.slice(from));
+  return commandText(text, "colour");
 }
-
-const SEQUENCES_REGEXP = new RegExp(
-  [
-    "(?:\\x1b\\[|\\x9b)[0-?]*[ -/]*[@-~]", // CSI
-    "(?:\\x1b[\\]PX^_]|[\\x90\\x98\\x9d\\x9e\\x9f])[^\\x07\\x1b\\x9c]*(?:\\x07|\\x1b\\\\|\\x9c)?", // OSC, DCS, …
-    "\\x1b[ -/]*[0-~]", // other ESC sequences
-    "[\\x00-\\x08\\x0b-\\x1f\\x7f-\\x9f]", // lone controls
-  ].join("|"),
-  "g",
-);
 
 /**
  * `text` without terminal controls: escape sequences (CSI, OSC, DCS, …, in
@@ -99,7 +79,7 @@ const SEQUENCES_REGEXP = new RegExp(
  * `\t` one by one. For text that leaves the screen, such as `/copy`.
  */
 export function withoutControls(text: string): string {
-  return text.replace(SEQUENCES_REGEXP, "");
+  return stripEscapes(text).replace(CONTROLS, "");
 }
 
 /** {@link terminalSafe} when `onTerminal`, else `text` byte for byte (pipes and files get it exact). */
@@ -107,17 +87,128 @@ export function safeFor(onTerminal: boolean, text: string): string {
   return onTerminal ? terminalSafe(text) : text;
 }
 
-/** `sink` with {@link terminalSafe} applied to everything written, when it is a terminal. */
-export function terminalSafeSink(sink: TextSink): TextSink {
-  if (!sink.isTerminal) return sink;
-  return { isTerminal: true, write: (text) => sink.write(terminalSafe(text)) };
+/** `sink` with {@link terminalSafe} applied to everything written (`always`, or on a terminal). */
+export function terminalSafeSink(sink: TextSink, always = false): TextSink {
+  if (!sink.isTerminal && !always) return sink;
+  return { isTerminal: sink.isTerminal, write: (text) => sink.write(terminalSafe(text)) };
 }
 
 /**
- * `io` whose stdout and stderr write out control characters on a terminal:
- * for the commands that print text of agents, sessions, extensions and
- * servers and add no styling of their own.
+ * `io` whose stdout writes out control characters on a terminal and whose
+ * stderr, the human channel, always does: for the commands that print text
+ * of agents, sessions, extensions and servers and add no styling of their own.
  */
 export function terminalSafeIo(io: Io): Io {
-  return { ...io, stdout: terminalSafeSink(io.stdout), stderr: terminalSafeSink(io.stderr) };
+  return { ...io, stdout: terminalSafeSink(io.stdout), stderr: terminalSafeSink(io.stderr, true) };
+}
+
+/**
+ * How a command's output is shown: its SGR colours rendered (`colour`: a
+ * terminal with colour), dropped (`plain`: a terminal with `NO_COLOR`), or
+ * every escape sequence dropped (`strip`: a pipe or a file).
+ */
+export type OutputMode = "colour" | "plain" | "strip";
+
+/** The {@link OutputMode} for `sink` when rienda's own colour is `colour`. */
+export function outputMode(sink: TextSink, colour: boolean): OutputMode {
+  return !sink.isTerminal ? "strip" : colour ? "colour" : "plain";
+}
+
+/**
+ * A command's output for `mode`: SGR sequences of colour and style kept in
+ * `colour` mode and dropped otherwise, the other sequences written out on a
+ * terminal and dropped in `strip` mode, and every other control written out
+ * ({@link terminalSafe}).
+ */
+export function commandText(text: string, mode: OutputMode): string {
+  let out = "";
+  for (const piece of escapePieces(text)) {
+    switch (piece.kind) {
+      case "text":
+        out += terminalSafe(piece.text);
+        break;
+      case "sgr":
+        // Only colour and style: blink, conceal and the like are written out as any other.
+        if (styleOnly(piece.text.slice(2, -1))) {
+          if (mode === "colour") out += piece.text;
+        } else if (mode !== "strip") out += terminalSafe(piece.text);
+        break;
+      case "escape":
+        if (mode !== "strip") out += terminalSafe(piece.text);
+        break;
+      default:
+        piece.kind satisfies never;
+    }
+  }
+  return out;
+}
+
+/** Whether `text` (made by {@link commandText}) turns on any colour or style. */
+export function hasStyle(text: string): boolean {
+  return text.includes("\x1b[");
+}
+
+/** Ends every colour and style. */
+export const RESET_STYLE = "\x1b[0m";
+
+// deno-lint-ignore no-control-regex
+const SHOWN_SGR = /\x1b\[[0-9;:]*m/g;
+/** The most SGR text carried over from one line to the next (beyond it, none is). */
+const MAX_CARRIED = 256;
+
+/**
+ * A command's output as lines for `mode` ({@link commandText}), each line
+ * complete in itself: it reopens the colour and style the lines before it
+ * left on, and ends with a reset when it has any.
+ */
+export function commandLines(text: string, mode: OutputMode): string[] {
+  const lines = commandText(text, mode).split("\n");
+  if (mode !== "colour") return lines;
+  let carried = "";
+  return lines.map((line) => {
+    const shown = carried + line;
+    for (const [sequence] of line.matchAll(SHOWN_SGR)) {
+      carried = sequence === RESET_STYLE || sequence === "\x1b[m" ? "" : carried + sequence;
+    }
+    if (carried.length > MAX_CARRIED) carried = "";
+    return hasStyle(shown) ? shown + RESET_STYLE : shown;
+  });
+}
+
+/**
+ * A command's output as it streams, in chunks: a sequence cut between two
+ * chunks is held back until it is whole (or the output ends), and `end`
+ * resets the style when the output turned any on.
+ */
+export interface CommandStream {
+  /** The shown form of everything up to the chunk's last complete piece. */
+  push(chunk: string): string;
+  /** The rest, and a reset when the output was styled; the stream starts afresh after it. */
+  end(): string;
+}
+
+/** A {@link CommandStream} for `mode`. */
+export function createCommandStream(mode: OutputMode): CommandStream {
+  let pending = "";
+  let styled = false;
+  const show = (text: string) => {
+    const shown = commandText(text, mode);
+    styled ||= hasStyle(shown);
+    return shown;
+  };
+  return {
+    push(chunk) {
+      const text = pending + chunk;
+      const cut = incompleteTail(text);
+      pending = text.slice(cut);
+      return show(text.slice(0, cut));
+    },
+    end() {
+      const rest = show(pending);
+      const reset = styled ? RESET_STYLE : "";
+      pending = "";
+      styled = false;
+      return rest + reset;
+    },
+  };
 }

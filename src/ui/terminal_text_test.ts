@@ -1,5 +1,14 @@
-import { strictEqual } from "node:assert/strict";
-import { keepStyling, safeFor, terminalSafe, withoutControls } from "./terminal_text.ts";
+import { deepStrictEqual, strictEqual } from "node:assert/strict";
+import {
+  commandLines,
+  commandText,
+  createCommandStream,
+  keepStyling,
+  safeFor,
+  terminalSafe,
+  terminalSafeSink,
+  withoutControls,
+} from "./terminal_text.ts";
 
 Deno.test("terminalSafe() writes out C0 (but newline and tab), DEL and C1 controls", () => {
   strictEqual(terminalSafe("a\x1b[31mred\x1b]0;title\x07"), "a\\x1b[31mred\\x1b]0;title\\x07");
@@ -45,4 +54,42 @@ Deno.test("withoutControls() removes escape sequences whole and other controls b
     "abcde\n\tfg",
   );
   strictEqual(withoutControls("\x1b]52;c;Y3VybA==\x1b\\ok \x1bP1$r\x1b\\."), "ok .");
+});
+
+const OUTPUT = "\x1b[32mok\x1b[0m \x1b]0;title\x07\x1b[2Jx\x9b2J\r";
+
+Deno.test("commandText() renders SGR in colour mode and writes out every other control", () => {
+  strictEqual(
+    commandText(OUTPUT, "colour"),
+    "\x1b[32mok\x1b[0m \\x1b]0;title\\x07\\x1b[2Jx\\x9b2J\\r",
+  );
+  strictEqual(commandText(OUTPUT, "plain"), "ok \\x1b]0;title\\x07\\x1b[2Jx\\x9b2J\\r");
+  strictEqual(commandText(OUTPUT, "strip"), "ok x\\r");
+});
+
+Deno.test("commandLines() carries a colour over a line break and closes every styled line", () => {
+  deepStrictEqual(commandLines("\x1b[31mred\nstill\x1b[0m\nplain", "colour"), [
+    "\x1b[31mred\x1b[0m",
+    "\x1b[31mstill\x1b[0m\x1b[0m",
+    "plain",
+  ]);
+  deepStrictEqual(commandLines("\x1b[31mred\nplain", "plain"), ["red", "plain"]);
+});
+
+Deno.test("a command stream holds back a sequence cut between chunks, and resets at the end", () => {
+  const stream = createCommandStream("colour");
+  strictEqual(stream.push("a\x1b[3"), "a");
+  strictEqual(stream.push("1mred"), "\x1b[31mred");
+  strictEqual(stream.push("\x1b]0;ti"), "");
+  strictEqual(stream.end(), "\\x1b]0;ti\x1b[0m");
+  strictEqual(stream.push("plain"), "plain");
+  strictEqual(stream.end(), "");
+});
+
+Deno.test("terminalSafeSink() writes out controls to a pipe when asked to always (stderr)", () => {
+  const written: string[] = [];
+  const pipe = { isTerminal: false, write: (text: string) => void written.push(text) };
+  terminalSafeSink(pipe).write("\x1b[31m");
+  terminalSafeSink(pipe, true).write("\x1b[31m");
+  deepStrictEqual(written, ["\x1b[31m", "\\x1b[31m"]);
 });

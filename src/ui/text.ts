@@ -9,9 +9,15 @@
  * - A spinner shows progress on stderr only when stderr is a terminal and
  *   colour is allowed: waiting for the model, writing, and a running tool
  *   with its elapsed time while it prints nothing.
- * - Text of the model, tools and extensions printed on a terminal has its
- *   control characters written out (`terminal_text.ts`); stdout to a pipe or a
- *   file stays byte-exact.
+ * - Each call is a `tool:` line with its arguments (long ones cut), its live
+ *   output, then one result line (`tool done: exit 0 · 3 lines`, `tool
+ *   failed: …`) and, for `edit` and `write`, the diff of the change, red and
+ *   green on a terminal.
+ * - stderr is the human channel: text of the model, tools and extensions on
+ *   it always has its control characters written out, pipe or terminal; a
+ *   command's colours are rendered on a terminal with colour and dropped
+ *   otherwise (`terminal_text.ts`). stdout on a terminal is written out the
+ *   same way; stdout to a pipe or a file stays byte-exact.
  *
  * @module
  */
@@ -19,13 +25,22 @@
 import type { EventSink } from "../engine/events.ts";
 import type { TextSink } from "./io.ts";
 import { createSpinner, formatElapsed, type Style } from "./terminal.ts";
-import { safeFor } from "./terminal_text.ts";
+import {
+  type CommandStream,
+  createCommandStream,
+  outputMode,
+  safeFor,
+  terminalSafe,
+} from "./terminal_text.ts";
+import { changeOf, paintDiffLine, resultSummary } from "./tool_lines.ts";
 
 /** Where and how the text renderer writes. */
 export interface TextRendererOptions {
   readonly stdout: TextSink;
   readonly stderr: TextSink;
   readonly style: Style;
+  /** Whether `style` colours: a command's own colours are then shown too. */
+  readonly color: boolean;
   /** Print `session: <id>` first; false for a run that keeps nothing (`--no-session`). */
   readonly showSession: boolean;
   /** Animate progress on stderr (`useSpinner`): a terminal, colour allowed. */
@@ -42,6 +57,15 @@ export interface Renderer {
 /** How long a running tool's output stays silent before its spinner comes back. */
 const SILENCE_MS = 500;
 
+/** The most characters of a call's arguments JSON shown on its `tool:` line. */
+export const MAX_ARGUMENTS_SHOWN = 200;
+
+/** A call's arguments as the `tool:` line shows them: JSON, cut after {@link MAX_ARGUMENTS_SHOWN}. */
+function argumentsJson(args: unknown): string {
+  const json = JSON.stringify(args) ?? "";
+  return json.length <= MAX_ARGUMENTS_SHOWN ? json : `${json.slice(0, MAX_ARGUMENTS_SHOWN)}…`;
+}
+
 /** Creates the text renderer. */
 export function createTextRenderer(options: TextRendererOptions): Renderer {
   const { stdout, stderr, style } = options;
@@ -55,7 +79,9 @@ export function createTextRenderer(options: TextRendererOptions): Renderer {
     silence = undefined;
   };
   let stderrAtLineStart = true;
-  const streamedCalls = new Set<string>();
+  /** The live output of each call so far (for its result line) and how it is being shown. */
+  const streamed = new Map<string, { output: string; shown: CommandStream }>();
+  const mode = outputMode(stderr, options.color);
   let streamedChars = 0;
   /** Whether stdout already carries a message (the next one is set off by a blank line). */
   let printedMessage = false;
@@ -70,10 +96,14 @@ export function createTextRenderer(options: TextRendererOptions): Renderer {
     endStderrLine();
     stderr.write(`${text}\n`);
   };
-  /** Untrusted text bound for stderr / stdout. */
-  const err = (text: string) => safeFor(stderr.isTerminal, text);
+  /** Untrusted text bound for stderr (always written out: the human channel) / stdout. */
+  const err = terminalSafe;
   const out = (text: string) => safeFor(stdout.isTerminal, text);
-
+  const writeOutput = (shown: string) => {
+    if (shown === "") return;
+    stderr.write(style.dim(shown));
+    stderrAtLineStart = shown.endsWith("\n");
+  };
   const sink: EventSink = (event) => {
     switch (event.type) {
       case "run_start":
@@ -99,7 +129,7 @@ export function createTextRenderer(options: TextRendererOptions): Renderer {
         }
         break;
       case "tool_call": {
-        line(`${style.cyan("tool:")} ${err(`${event.name} ${JSON.stringify(event.arguments)}`)}`);
+        line(`${style.cyan("tool:")} ${err(`${event.name} ${argumentsJson(event.arguments)}`)}`);
         const started = Date.now();
         const name = err(event.name);
         toolProgress = () => `running ${name} (${formatElapsed(Date.now() - started)})`;
@@ -110,9 +140,12 @@ export function createTextRenderer(options: TextRendererOptions): Renderer {
         cancelSilence();
         spinner.stop();
         if (event.text === "") break;
-        streamedCalls.add(event.id);
-        stderr.write(style.dim(err(event.text)));
-        stderrAtLineStart = event.text.endsWith("\n");
+        {
+          const call = streamed.get(event.id) ?? { output: "", shown: createCommandStream(mode) };
+          streamed.set(event.id, call);
+          call.output += event.text;
+          writeOutput(call.shown.push(event.text));
+        }
         // Silent for a while at the start of a line: the spinner comes back below the output.
         if (stderrAtLineStart && toolProgress !== undefined && options.spinner) {
           const progress = toolProgress;
@@ -120,16 +153,25 @@ export function createTextRenderer(options: TextRendererOptions): Renderer {
           Deno.unrefTimer(silence);
         }
         break;
-      case "tool_result":
+      case "tool_result": {
         toolProgress = undefined;
         cancelSilence();
+        spinner.stop();
+        const call = streamed.get(event.id);
+        streamed.delete(event.id);
+        if (call !== undefined) writeOutput(call.shown.end());
         if (event.isError) {
-          line(
-            style.red(`tool failed: ${err(failureText(event.text, streamedCalls.has(event.id)))}`),
-          );
-        } else endStderrLine();
+          line(style.red(`tool failed: ${err(failureText(event.text, call !== undefined))}`));
+        } else {
+          const summary = resultSummary(event.name, event.text, call?.output ?? "");
+          line(`${style.green("tool done:")} ${err(summary)}`);
+          for (const diffLine of changeOf(event.name, event.text)?.diff ?? []) {
+            line(paintDiffLine(err(diffLine), style));
+          }
+        }
         spinner.start("waiting for the model");
         break;
+      }
       case "notice":
         line(style.yellow(err(event.text)));
         break;

@@ -1,15 +1,19 @@
 /**
  * How each block of the conversation looks: the person's prompt, thinking,
  * a tool call (one line with its arguments, the tail of its output while it
- * runs, a one-line summary when done, red when it failed), notices and the
- * footnote of a turn. Every block starts with a blank row.
+ * runs, a one-line summary when done, red when it failed; `edit` and `write`
+ * show their diff, red and green), notices and the footnote of a turn. Every
+ * block starts with a blank row. A command's own colours show in its output
+ * (dropped with `NO_COLOR`); its other escape sequences are written out.
  *
  * @module
  */
 
-import { terminalSafe } from "../terminal_text.ts";
+import { incompleteTail } from "../../escape_sequences.ts";
+import { commandLines, hasStyle, RESET_STYLE, terminalSafe } from "../terminal_text.ts";
+import { type Change, changeOf, diffLineKind, paintDiffLine } from "../tool_lines.ts";
 import type { Theme } from "./style.ts";
-import { truncate, wrapText } from "./width.ts";
+import { textWidth, truncate, wrapText } from "./width.ts";
 
 /** Output rows a running tool shows (its tail). */
 export const TOOL_TAIL_ROWS = 5;
@@ -93,21 +97,35 @@ export function toolRows(
     : failed
     ? theme.red("✗")
     : theme.green("✓");
-  const body = tool.output !== "" ? tool.output : tool.result?.text ?? "";
-  const lines = terminalSafe(body.replace(/\n$/, "")).split("\n").filter((line, index, all) =>
-    line !== "" || index < all.length - 1
-  );
+  const output = tool.result === null
+    ? tool.output.slice(0, incompleteTail(tool.output))
+    : tool.output;
+  const body = output !== "" ? output : tool.result?.text ?? "";
+  const lines = commandLines(body.replace(/\n$/, ""), theme.color ? "colour" : "plain")
+    .filter((line, index, all) => line !== "" || index < all.length - 1);
   const earlier = tool.output === "" ? 0 : tool.earlierLines ?? 0;
   const count = body === "" ? 0 : earlier + lines.length;
-  const summary = tool.result === null || expanded || count === 0
+  const change = tool.result === null || failed ? null : changeOf(tool.name, tool.result.text);
+  const summary = change !== null
+    ? theme.dim(` · ${changeSummary(change)}`)
+    : tool.result === null || expanded || count === 0
     ? ""
     : theme.dim(` · ${count} ${count === 1 ? "line" : "lines"}`);
   const shownName = terminalSafe(tool.name);
   const name = failed ? theme.red(theme.bold(shownName)) : theme.bold(shownName);
   const header = `${mark} ${name}  ${theme.dim(args)}`;
-  const rows = ["", `${truncate(header, width - 1 - (summary === "" ? 0 : 14))}${summary}`];
-  const bar = (row: string) => `  ${theme.dim("│")} ${failed ? theme.red(row) : theme.dim(row)}`;
-  if (expanded) {
+  const rows = ["", `${truncate(header, width - 1 - textWidth(summary))}${summary}`];
+  const bar = (row: string) =>
+    `  ${theme.dim("│")} ${
+      failed ? theme.red(row) : hasStyle(row) ? `${row}${RESET_STYLE}` : theme.dim(row)
+    }`;
+  if (change !== null) {
+    for (const line of change.diff) {
+      for (const row of wrapText(paintDiffLine(terminalSafe(line), theme), width - 5)) {
+        rows.push(bar(row));
+      }
+    }
+  } else if (expanded) {
     if (earlier > 0) rows.push(bar(`… ${earlier} earlier ${earlier === 1 ? "line" : "lines"}`));
     for (const line of lines) for (const row of wrapText(line, width - 5)) rows.push(bar(row));
   } else if (tool.result === null) {
@@ -120,6 +138,19 @@ export function toolRows(
     rows.push(bar(truncate(last, width - 5)));
   }
   return rows;
+}
+
+/** The header's summary of a change: `+3 −1` for a diff, else `created (12 lines)`. */
+function changeSummary(change: Change): string {
+  if (change.diff.length === 0) return change.summary.replace(/^(\S+) .* (\([^()]*\))$/, "$1 $2");
+  let added = 0;
+  let removed = 0;
+  for (const line of change.diff) {
+    const kind = diffLineKind(line);
+    if (kind === "added") added++;
+    if (kind === "removed") removed++;
+  }
+  return `+${added} −${removed}`;
 }
 
 /** The tone of a one-line row. */

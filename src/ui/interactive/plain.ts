@@ -2,7 +2,8 @@
  * The chat for `TERM=dumb`: plain lines, no cursor movement, no raw mode.
  * The terminal edits the line; Enter sends it. Answers stream as they
  * arrive (Markdown as written), tool calls and notices are lines of their
- * own, questions are answered with `y`. Ctrl+C ends the chat like an
+ * own (a command's output without its colours, an edit's diff after it),
+ * questions are answered with `y`. Ctrl+C ends the chat like an
  * interrupt of `rienda run`; Ctrl+D or `/quit` leaves.
  *
  * @module
@@ -13,7 +14,8 @@ import type { TextSink } from "../io.ts";
 import { discardTypedAhead, readLine } from "../line_input.ts";
 import type { ChatBackend, Question } from "./backend.ts";
 import { argumentsLine } from "./blocks.ts";
-import { terminalSafe } from "../terminal_text.ts";
+import { commandText, terminalSafe } from "../terminal_text.ts";
+import { changeOf } from "../tool_lines.ts";
 
 /** What the plain chat runs on. */
 export interface PlainOptions {
@@ -47,10 +49,14 @@ export async function runPlain(options: PlainOptions): Promise<number> {
       case "tool_call":
         return line(`[${event.name}] ${terminalSafe(argumentsLine(event.arguments))}`);
       case "tool_output":
-        return write(terminalSafe(event.text));
+        return write(commandText(event.text, "plain"));
       case "tool_result":
         if (event.isError) {
           line(`[${event.name} failed] ${terminalSafe(event.text).split("\n").at(-1)}`);
+        } else {
+          for (const diffLine of changeOf(event.name, event.text)?.diff ?? []) {
+            line(terminalSafe(diffLine));
+          }
         }
         return;
       case "notice":

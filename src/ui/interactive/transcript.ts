@@ -6,6 +6,8 @@
  *   answer being streamed commits its finished Markdown blocks as it goes.
  * - A retried response drops what was not committed yet; a row says so.
  * - An interrupted turn keeps what was shown, and says it was interrupted.
+ * - A turn ends with a footnote of its time and tokens, unless it sent no
+ *   request (no answer, retry or compaction came back and nothing was used).
  * - The last thinking or tool block committed collapsed is kept, so
  *   {@link Transcript.expandLast} can print it again whole (Ctrl+O).
  *
@@ -80,6 +82,8 @@ export function createTranscript(options: { theme: Theme; expanded: () => boolea
   /** The last done thinking or tool block committed with rows hidden. */
   let collapsed: Block | null = null;
   let reprint: string[] = [];
+  /** Whether the running turn got an answer to a request (a footnote is then due). */
+  let answered = false;
 
   const last = () => blocks.at(-1);
   const finishStreaming = () => {
@@ -165,6 +169,7 @@ export function createTranscript(options: { theme: Theme; expanded: () => boolea
         return;
       }
       case "message_end": {
+        answered = true;
         const block = last();
         if (event.text !== "") {
           if (block?.kind === "assistant" && !block.done) {
@@ -204,6 +209,7 @@ export function createTranscript(options: { theme: Theme; expanded: () => boolea
         notice(event.text, "warning");
         return;
       case "retry": {
+        answered = true;
         const shown = blocks.some((block) =>
           block.kind === "assistant" && !block.done &&
           block.committed > 0
@@ -223,6 +229,7 @@ export function createTranscript(options: { theme: Theme; expanded: () => boolea
         return;
       }
       case "compaction":
+        answered = true;
         notice(
           `compacted the conversation (${formatTokens(event.tokensBefore)} tokens before)`,
           "faint",
@@ -255,7 +262,11 @@ export function createTranscript(options: { theme: Theme; expanded: () => boolea
       apply({ type: "run_end", reason: end.reason, text: "", usage: end.usage, turns: 0 });
       if (end.reason === "interrupted") notice("interrupted", "warning");
       if (end.reason === "error") notice(end.error ?? "the run failed", "error");
-      notice(footnote(end), "faint");
+      // A turn that sent no request (a refused command, a failure before the first) has no cost.
+      if (answered || end.usage.inputTokens + end.usage.outputTokens > 0) {
+        notice(footnote(end), "faint");
+      }
+      answered = false;
     },
     replay(messages) {
       for (const block of replayBlocks(messages)) blocks.push(block);
