@@ -87,28 +87,93 @@ Deno.test("interactive: /sessions resumes a stored session and shows its convers
   ]);
 });
 
-Deno.test("interactive: without -a the start picker offers the agents and the sessions", async () => {
+Deno.test("interactive: bare rienda opens a chat on the default agent at once; text typed at once reaches the editor", async () => {
   await using provider = await startFakeProvider(answers(2));
   await using env = await createTestEnv({ provider });
   await env.writeAgent("reviewer", { description: "Reviews diffs.", tools: [] });
+  const stored = await env.run(["run", "-a", "reviewer", "an old question"]);
+  assert.equal(stored.code, 0, stored.stderr);
   await using pty = await chat(env, []);
-  await pty.waitFor(
-    (s) =>
-      s.includes("new session · coder") && s.includes("new session · default") &&
-      s.includes("new session · reviewer"),
-    "the picker",
+  await pty.type("hello there");
+  const screen = await pty.waitFor(
+    (s) => s.includes("› hello there") && s.includes("default · fake/m"),
+    "the typed text on the default agent",
   );
-  await pty.type("revi");
+  assert.ok(!screen.includes("new session ·") && !screen.includes("Start"), screen);
   await pty.type("\r");
-  await pty.waitFor((s) => IDLE(s) && s.includes("reviewer · fake/m"), "the chat with reviewer");
-  await send(pty, "hi", "answer 1");
+  await pty.waitFor((s) => s.includes("answer 2") && IDLE(s), "the answer");
   await pty.type("\x04");
-  await pty.wait();
-  const [file] = await env.sessionFiles();
-  assert.equal((await env.readSession(file!))[0]!.agent, "reviewer");
+  assert.equal((await pty.wait()).code, 0);
+  const files = await env.sessionFiles();
+  assert.equal(files.length, 2);
+  const agents = await Promise.all(
+    files.map(async (file) => (await env.readSession(file))[0]!.agent),
+  );
+  assert.deepEqual(agents.sort(), ["default", "reviewer"]);
 });
 
-Deno.test("interactive: no start picker when there is nothing to choose: the default agent runs", async () => {
+Deno.test('interactive: default_agent of config.yaml is the agent of bare rienda, of rienda "prompt" and of rienda run', async () => {
+  await using provider = await startFakeProvider(answers(2));
+  await using env = await createTestEnv({ provider });
+  await env.writeAgent("reviewer", { description: "Reviews diffs.", tools: [] });
+  await env.writeConfig(`${await Deno.readTextFile(env.configPath)}default_agent: reviewer\n`);
+  await using pty = await chat(env, ["review this please"]);
+  await pty.waitFor((s) => s.includes("answer 1") && s.includes("reviewer · fake/m"), "the answer");
+  await pty.type("\x04");
+  assert.equal((await pty.wait()).code, 0);
+  const run = await env.run(["run", "and this"]);
+  assert.equal(run.code, 0, run.stderr);
+  const files = await env.sessionFiles();
+  const agents = await Promise.all(
+    files.map(async (file) => (await env.readSession(file))[0]!.agent),
+  );
+  assert.deepEqual(agents, ["reviewer", "reviewer"]);
+  const config = await Deno.readTextFile(env.configPath);
+  await env.writeConfig(config.replace("default_agent: reviewer", "default_agent: nope"));
+  const unknown = await env.run(["run", "hi"]);
+  assert.equal(unknown.code, 1);
+  assert.match(
+    unknown.stderr,
+    /config\.yaml: default_agent: agent "nope" not found: .*\(change default_agent/,
+  );
+});
+
+Deno.test("interactive: -r picks a stored session to resume; Esc leaves a new one", async () => {
+  await using provider = await startFakeProvider(answers(3));
+  await using env = await createTestEnv({ provider });
+  for (const question of ["the first question", "the second question"]) {
+    assert.equal((await env.run(["run", "-a", "coder", question])).code, 0);
+  }
+  // The picker shows the short ids rienda sessions shows.
+  const listing = await env.run(["sessions"]);
+  const shorts = listing.stdout.trim().split("\n").map((line) => line.split(/\s+/)[0]!);
+  assert.equal(shorts.length, 2, listing.stdout);
+  {
+    await using pty = await chat(env, ["-r"]);
+    const picker = await pty.waitFor(
+      (s) => s.includes("Resume a session") && s.includes("the first question"),
+      "the picker",
+    );
+    for (const short of shorts) assert.match(picker, new RegExp(`· ${short}\n`));
+    await pty.type("first");
+    await pty.type("\r");
+    await pty.waitFor((s) => s.includes("resumed session") && IDLE(s), "the resumed session");
+    await send(pty, "go on", "answer 3");
+    await pty.type("\x04");
+    assert.equal((await pty.wait()).code, 0);
+  }
+  const resumed = provider.requests[2]!.body;
+  assert.equal(at(resumed, "messages", 1, "content"), "the first question");
+  await using pty = await chat(env, ["-r"]);
+  await pty.waitFor((s) => s.includes("Resume a session"), "the picker");
+  await pty.type("\x1b");
+  await pty.waitFor((s) => IDLE(s) && s.includes("default · fake/m"), "a new chat");
+  await pty.type("\x04");
+  assert.equal((await pty.wait()).code, 0);
+  assert.equal((await env.sessionFiles()).length, 2);
+});
+
+Deno.test("interactive: a home without agents opens the chat on the built-in default agent", async () => {
   await using env = await createTestEnv({ noAgent: true });
   await using pty = await chat(env, []);
   const screen = await pty.waitFor((s) => IDLE(s) && s.includes("default · "), "the prompt");

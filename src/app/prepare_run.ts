@@ -11,8 +11,8 @@ import { resolve } from "node:path";
 import { loadAgentFile } from "../agents/agent_file.ts";
 import { agentSources } from "../agents/agent_sources.ts";
 import { loadAgent } from "../agents/catalog.ts";
-import { DEFAULT_AGENT_ID } from "../agents/default_agent.ts";
 import { loadConfig } from "../config/config.ts";
+import { loadDefaultAgent } from "./default_agent.ts";
 import { loadCredentials } from "../config/credentials.ts";
 import { resolvePaths } from "../config/paths.ts";
 import type { RunOptions } from "../engine/run.ts";
@@ -98,7 +98,7 @@ export async function prepareRun(request: RunRequest): Promise<RunPlan> {
   const sources = await agentSources(paths, workdir);
   const agent = request.agent === undefined
     ? continued === null
-      ? await loadAgent(sources, DEFAULT_AGENT_ID)
+      ? await loadDefaultAgent(sources, config)
       : await loadSessionAgent(sources, continued)
     : request.agent.kind === "id"
     ? await loadAgent(sources, request.agent.id)

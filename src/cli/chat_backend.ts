@@ -16,7 +16,7 @@ import { resolve } from "node:path";
 import { loadAgentFile } from "../agents/agent_file.ts";
 import { agentSources } from "../agents/agent_sources.ts";
 import { listRunnableAgents, loadAgent } from "../agents/catalog.ts";
-import { DEFAULT_AGENT_ID } from "../agents/default_agent.ts";
+import { loadDefaultAgent } from "../app/default_agent.ts";
 import { prepareRun, resolveWorkdir, type RunRequest } from "../app/prepare_run.ts";
 import { resolveModel } from "../app/resolve_model.ts";
 import { openCassette } from "../app/cassette.ts";
@@ -81,11 +81,14 @@ export async function createChatBackend(options: ChatBackendOptions): Promise<Ch
   };
   const historyFile = await historyPath(paths.home, workdir);
 
-  async function useAgent(spec: AgentSpec): Promise<void> {
-    const definition = spec.kind === "id"
+  /** Uses `spec`, or (`default`) the agent that runs when none is named. */
+  async function useAgent(spec: AgentSpec | { readonly kind: "default" }): Promise<void> {
+    const definition = spec.kind === "file"
+      ? await loadAgentFile(spec.path)
+      : spec.kind === "id"
       ? await loadAgent(await agentSources(paths, workdir), spec.id)
-      : await loadAgentFile(spec.path);
-    chat.agent = spec;
+      : await loadDefaultAgent(await agentSources(paths, workdir), config);
+    chat.agent = spec.kind === "default" ? { kind: "id", id: definition.id } : spec;
     chat.agentId = definition.id;
     if (chat.sessionId === null) {
       chat.shownModel = chat.model ?? definition.model ?? config.defaultModel ?? "";
@@ -158,9 +161,9 @@ export async function createChatBackend(options: ChatBackendOptions): Promise<Ch
   else if (flags.agentFile !== undefined) {
     await useAgent({ kind: "file", path: resolve(io.cwd, flags.agentFile) });
   }
-  const pickAtStart = chat.agentId === "";
-  // The agent `default` (built in unless agents/default.md replaces it) until the picker says otherwise.
-  if (pickAtStart) await useAgent({ kind: "id", id: DEFAULT_AGENT_ID });
+  // Nothing named an agent: default_agent of config.yaml, else `default` (built in unless
+  // agents/default.md replaces it), as rienda run takes.
+  if (chat.agentId === "") await useAgent({ kind: "default" });
 
   return {
     workdir,
@@ -233,20 +236,7 @@ export async function createChatBackend(options: ChatBackendOptions): Promise<Ch
       return branchContext(await readSessionFile(await sessionPath())).messages;
     },
     async startChoices() {
-      if (!pickAtStart) return null;
-      const [{ agents }, sessions] = await Promise.all([
-        agentSources(paths, workdir).then(listRunnableAgents),
-        sessionOps.sessionChoices(paths.sessionsDir, workdir),
-      ]);
-      if (agents.length <= 1 && sessions.length === 0) return null;
-      return [
-        ...agents.map((agent) => ({
-          value: `new:${agent.id}`,
-          label: `new session · ${agent.id}`,
-          detail: agent.description,
-        })),
-        ...sessions.map((session) => ({ ...session, value: `session:${session.value}` })),
-      ];
+      return flags.resume ? await sessionOps.sessionChoices(paths.sessionsDir, workdir) : null;
     },
     history: () => loadHistory(historyFile),
     remember(prompt) {

@@ -11,6 +11,7 @@ import { listSessions } from "../sessions/catalog.ts";
 import type { Entry, MessageEntry } from "../sessions/entries.ts";
 import { activeBranch, activeLeafId } from "../sessions/history.ts";
 import { readSessionFile } from "../sessions/reader.ts";
+import { shortIds } from "../sessions/short_ids.ts";
 import { openSession } from "../sessions/writer.ts";
 import type { Choice } from "../ui/interactive/backend.ts";
 
@@ -26,10 +27,14 @@ export function age(iso: string, now = Date.now()): string {
 /** The workspace's sessions, newest first, as picker rows (value: the id). */
 export async function sessionChoices(sessionsDir: string, workdir: string): Promise<Choice[]> {
   const sessions = await listSessions(sessionsDir, workdir);
+  // The short ids of `rienda sessions`, worked out over the same list.
+  const shorts = shortIds(sessions.map((session) => session.id));
   return sessions.filter((session) => session.problem === undefined).map((session) => ({
     value: session.id,
     label: session.title === "" ? "(no prompt yet)" : session.title,
-    detail: `${session.agent} · ${age(session.updatedAt)} · ${session.id.slice(0, 8)}`,
+    detail: `${session.agent} · ${age(session.updatedAt)} · ${
+      shorts.get(session.id) ?? session.id
+    }`,
   }));
 }
 

@@ -17,6 +17,8 @@ export interface InteractiveFlags {
   readonly model: string | undefined;
   readonly session: string | undefined;
   readonly continueLatest: boolean;
+  /** `-r`, `--resume`: pick a stored session of the workspace at the start. */
+  readonly resume: boolean;
   readonly workdir: string | undefined;
   readonly config: string | undefined;
   readonly autoApprove: boolean;
@@ -37,6 +39,10 @@ function chatCommand(): Command {
     .addOption(
       new Option("-c, --continue", "continue the most recent session of this workspace")
         .conflicts("session"),
+    )
+    .addOption(
+      new Option("-r, --resume", "pick a stored session of this workspace to resume")
+        .conflicts(["session", "continue"]),
     )
     .option("-C, --workdir <dir>", "workspace directory (default: the current directory)")
     .option("--config <path>", CONFIG_FLAG_HELP)
@@ -72,6 +78,7 @@ export function parseInteractiveFlags(argv: readonly string[], io: Io): Interact
         model: text("model"),
         session: text("session"),
         continueLatest: flags.continue === true,
+        resume: flags.resume === true,
         workdir: text("workdir"),
         config: text("config"),
         autoApprove: flags.autoApprove === true,

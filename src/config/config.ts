@@ -84,6 +84,8 @@ export interface Config {
   readonly file: string | null;
   /** The model used when neither the agent nor `-m` names one. */
   readonly defaultModel?: string;
+  /** The agent of `rienda run` and the chat when nothing names one (`default_agent`; else `default`). */
+  readonly defaultAgent?: string;
   /** `model_aliases:`: bare model names → `provider/model` (`model_names.ts`). */
   readonly modelAliases: Readonly<Record<string, string>>;
   /** Whether the system prompt gets the environment block (`environment_context`, default true). */
@@ -242,6 +244,7 @@ function toConfig(file: string, raw: RawConfig, document: Record<string, unknown
     ...(raw.default_model === undefined
       ? {}
       : { defaultModel: resolveModelName(raw.default_model, rawModelNames(raw)) }),
+    ...(raw.default_agent === undefined ? {} : { defaultAgent: raw.default_agent }),
     modelAliases: { ...raw.model_aliases },
     environmentContext: raw.environment_context ?? true,
     providers,

@@ -11,7 +11,7 @@ import { isModelRef, modelRefProblem, PROVIDER_NAME_REGEXP } from "./model_ref.t
 import { BARE_MODEL_REGEXP, type ModelNameSources, resolveModelName } from "./model_names.ts";
 import type { SchemaIssue } from "./schema_issues.ts";
 import { parseCapabilitySet } from "../capability_set.ts";
-import { isValidName } from "../names.ts";
+import { AGENT_ID_RULE, isValidAgentId, isValidName } from "../names.ts";
 import { errorMessage } from "../unknown.ts";
 
 /** A name an environment variable may have. */
@@ -29,6 +29,12 @@ export function checkConfig(raw: RawConfig): SchemaIssue[] {
     ? nameProblem(raw.default_model, rawModelNames(raw))
     : modelRefProblem(raw.default_model);
   if (refProblem !== undefined) issues.push({ path: ["default_model"], message: refProblem });
+  if (raw.default_agent !== undefined && !isValidAgentId(raw.default_agent)) {
+    issues.push({
+      path: ["default_agent"],
+      message: `invalid agent id ${JSON.stringify(raw.default_agent)} (${AGENT_ID_RULE})`,
+    });
+  }
   issues.push(...checkModelAliases(raw));
   for (const [name, provider] of Object.entries(raw.providers ?? {})) {
     issues.push(...checkProvider(name, provider ?? {}));

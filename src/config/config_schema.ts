@@ -45,6 +45,7 @@ export interface RawProviderConfig {
 /** The whole `config.yaml` document as written, once it matched the schema. */
 export interface RawConfig {
   readonly "default_model"?: string;
+  readonly "default_agent"?: string;
   readonly "model_aliases"?: Readonly<Record<string, string>> | null;
   readonly "environment_context"?: boolean;
   readonly providers?: Readonly<Record<string, RawProviderConfig | null>> | null;
@@ -188,6 +189,7 @@ export const CONFIG_SCHEMA = {
   additionalProperties: false,
   properties: {
     default_model: NON_EMPTY_STRING,
+    default_agent: NON_EMPTY_STRING,
     model_aliases: { type: ["object", "null"], additionalProperties: NON_EMPTY_STRING },
     environment_context: { type: "boolean" },
     providers: { type: ["object", "null"], additionalProperties: PROVIDER_SCHEMA },

@@ -76,7 +76,7 @@ const isQuitKey = (key: Key) =>
 export interface StartData {
   /** The stored conversation of a resumed session, shown first. */
   readonly replay: readonly Message[];
-  /** The start picker's rows (new session with an agent, or a stored session). */
+  /** The sessions the `-r` picker offers (none: nothing stored yet); null without `-r`. */
   readonly start: readonly Choice[] | null;
   /** Earlier prompts of this workspace, oldest first. */
   readonly history: readonly string[];
@@ -341,7 +341,7 @@ export function runApp(options: AppOptions): Promise<number> {
       invalidate();
     },
     write: (text) => term.write(text),
-    pick(title, choices, pick) {
+    pick(title, choices, pick, cancel) {
       overlay = createPicker({
         title,
         choices,
@@ -354,6 +354,7 @@ export function runApp(options: AppOptions): Promise<number> {
         },
         cancel() {
           overlay = null;
+          cancel?.();
           invalidate();
         },
       });
@@ -380,23 +381,25 @@ export function runApp(options: AppOptions): Promise<number> {
     if (replay.length > 0) controls.showSession(replay);
     const keys = held ?? [];
     held = null;
-    if (start) {
-      controls.pick("Start", start, async (choice) => {
-        const [kind, value] = [
-          choice.value.slice(0, choice.value.indexOf(":")),
-          choice.value.slice(choice.value.indexOf(":") + 1),
-        ];
-        if (kind === "session") {
-          controls.showSession(await backend.resume(value));
-          transcript.addNotice(`resumed session ${value}`, "faint");
-        } else await backend.newSession(value);
-        if (firstPrompt !== undefined) turns.send(firstPrompt);
-      });
-    } else {
+    // Keys typed ahead always reach the editor: after the -r picker has closed, if there is one.
+    const begin = () => {
       if (firstPrompt !== undefined) turns.send(firstPrompt);
-      // Keys typed ahead of a start picker are dropped: they were not meant for it.
       for (const key of keys) onKey(key);
+      invalidate();
+    };
+    if (start === null) return begin();
+    if (start.length === 0) {
+      transcript.addNotice("no stored session in this workspace yet: this is a new one", "info");
+      return begin();
     }
+    controls.pick("Resume a session", start, async (choice) => {
+      try {
+        controls.showSession(await backend.resume(choice.value));
+        transcript.addNotice(`resumed session ${choice.value}`, "faint");
+      } finally {
+        begin();
+      }
+    }, begin);
     invalidate();
   }, (error: unknown) => void quit(1, error));
   return finished;

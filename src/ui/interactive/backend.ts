@@ -68,9 +68,8 @@ export interface ChatBackend {
   /** The messages of the current session's branch (empty for a new one). */
   branchMessages(): Promise<Message[]>;
   /**
-   * What the start picker offers when no agent or session was given
-   * (values `new:<agent>` and `session:<id>`), or null when there is nothing
-   * to choose (a single agent and no session).
+   * The stored sessions of the workspace to pick one from at the start
+   * (`-r`, value: the id), or null when the chat opens without a picker.
    */
   startChoices(): Promise<Choice[] | null>;
   /** Earlier prompts of this workspace, oldest first. */

@@ -28,11 +28,12 @@ export interface ChatControls {
   clearScreen(): void;
   /** Writes raw bytes to the terminal (OSC 52). */
   write(text: string): void;
-  /** Opens a picker; `pick` runs with the chosen row. */
+  /** Opens a picker; `pick` runs with the chosen row, `cancel` (when given) on Esc. */
   pick(
     title: string,
     choices: readonly Choice[],
     pick: (choice: Choice) => void | Promise<void>,
+    cancel?: () => void,
   ): void;
   /** Shows a session's stored conversation and forgets the context use of the previous one. */
   showSession(messages: readonly Message[]): void;

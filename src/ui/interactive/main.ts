@@ -2,7 +2,7 @@
  * The interactive mode's entry, loaded on demand by `cli/interactive.ts`:
  * builds the terminal and the theme, starts the chat while the engine still
  * loads (the editor is drawn first), shows the resumed conversation or the
- * start picker once it has, and loads the code highlighter after the first
+ * `-r` session picker once it has, and loads the code highlighter after the first
  * frame.
  *
  * @module
