@@ -80,6 +80,38 @@ Deno.test("interactive: /model opens a picker of the configured models; the next
   await quit(pty);
 });
 
+Deno.test("interactive: the status line shows the model that will answer from the start; /model lists the ready models and aliases", async () => {
+  await using provider = await startFakeProvider(answers(1));
+  await using env = await createTestEnv({ provider });
+  // No default_model: the default agent takes the first provider with a key (an Anthropic one).
+  const config = defaultConfig(provider.url).replace("default_model: fake/m\n", "") +
+    "model_aliases:\n  quick: fake/m\n";
+  await env.writeConfig(config);
+  await using pty = await chat(env, [], { env: { ANTHROPIC_API_KEY: "sk-ant-test" } });
+  await pty.waitFor(
+    (s) => IDLE(s) && s.includes("default · anthropic/claude-sonnet-4-5 · thinking off"),
+    "the model before the first message",
+  );
+  await pty.type("/model\r");
+  const picker = await pty.waitFor((s) => s.includes("Select a model"), "the picker");
+  for (const row of ["fake/m", "anthropic/claude-sonnet-4-5", "anthropic/claude-opus-4-5"]) {
+    assert.ok(picker.includes(row), `${row} missing:\n${picker}`);
+  }
+  assert.ok(!picker.includes("ollama/"), picker);
+  await pty.type("qui");
+  await pty.waitFor((s) => s.includes("› quick → fake/m"), "the alias, filtered");
+  await pty.type("\r");
+  await pty.waitFor((s) => IDLE(s) && s.includes("default · fake/m · thinking off"), "the switch");
+  await pty.type("/model\r");
+  await pty.waitFor((s) => s.includes("Select a model"), "the picker again");
+  await pty.type("sonnet");
+  await pty.waitFor((s) => s.includes(" sonnet → anthropic/claude-sonnet-4-5"), "the alias");
+  await pty.type("\x1b");
+  await send(pty, "hi", "answer 1");
+  assert.equal(at(provider.requests[0]!.body, "model"), "fake-model");
+  await quit(pty);
+});
+
 Deno.test("interactive: /tree lists the branches and switches to another one", async () => {
   await using provider = await startFakeProvider(answers(4));
   await using env = await createTestEnv({ provider });

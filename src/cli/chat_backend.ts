@@ -18,7 +18,8 @@ import { agentSources } from "../agents/agent_sources.ts";
 import { listRunnableAgents, loadAgent } from "../agents/catalog.ts";
 import { loadDefaultAgent } from "../app/default_agent.ts";
 import { prepareRun, resolveWorkdir, type RunRequest } from "../app/prepare_run.ts";
-import { resolveModel } from "../app/resolve_model.ts";
+import { agentModel } from "../app/agent_model.ts";
+import { fullModelRef, resolveModel } from "../app/resolve_model.ts";
 import { openCassette } from "../app/cassette.ts";
 import type { SessionTarget } from "../app/continue_session.ts";
 import { loadConfig } from "../config/config.ts";
@@ -42,6 +43,7 @@ import { errorMessage } from "../unknown.ts";
 import { appendHistory, historyPath, loadHistory } from "./chat_history.ts";
 import * as sessionOps from "./chat_sessions.ts";
 import type { InteractiveFlags } from "./interactive_flags.ts";
+import { modelChoices } from "./chat_models.ts";
 import { modelRows } from "./models.ts";
 
 /** The agent a new session runs: an id of the agents folder or a file. */
@@ -75,11 +77,13 @@ export async function createChatBackend(options: ChatBackendOptions): Promise<Ch
     agent: undefined as AgentSpec | undefined,
     agentId: "",
     model: flags.model ?? null,
-    shownModel: flags.model ?? config.defaultModel ?? "",
+    shownModel: "",
     thinking: flags.thinking ?? null,
     contextWindow: null as number | null,
   };
   const historyFile = await historyPath(paths.home, workdir);
+  // Read once, for what the status line shows before a turn; each turn reads them again.
+  const credentials = await loadCredentials(paths.credentialsFile);
 
   /** Uses `spec`, or (`default`) the agent that runs when none is named. */
   async function useAgent(spec: AgentSpec | { readonly kind: "default" }): Promise<void> {
@@ -91,7 +95,23 @@ export async function createChatBackend(options: ChatBackendOptions): Promise<Ch
     chat.agent = spec.kind === "default" ? { kind: "id", id: definition.id } : spec;
     chat.agentId = definition.id;
     if (chat.sessionId === null) {
-      chat.shownModel = chat.model ?? definition.model ?? config.defaultModel ?? "";
+      chat.shownModel = answeringModel(chat.model ?? definition.model);
+      chat.contextWindow = chat.shownModel === "" ? null : contextWindowOf(chat.shownModel);
+    }
+  }
+
+  /**
+   * The `provider/model` a new session's first turn will use, as `rienda run`
+   * works it out (`-m`, the agent's, `default_model`, the first provider with
+   * a key; bare names resolved), for the status line; "" when there is none.
+   */
+  function answeringModel(named: string | undefined): string {
+    const ref = agentModel(named, config, { env: io.env, credentials })?.ref;
+    if (ref === undefined) return "";
+    try {
+      return fullModelRef(config, ref);
+    } catch {
+      return ref; // the turn says what is wrong with it
     }
   }
 
@@ -109,16 +129,15 @@ export async function createChatBackend(options: ChatBackendOptions): Promise<Ch
     chat.sessionId = data.header.id;
     chat.agent = undefined;
     chat.agentId = branch.agent;
-    chat.shownModel = chat.model ?? branch.model;
+    chat.shownModel = chat.model === null ? branch.model : answeringModel(chat.model);
     chat.thinking = flags.thinking ?? branch.thinking;
-    chat.contextWindow = await contextWindowOf(chat.shownModel);
+    chat.contextWindow = contextWindowOf(chat.shownModel);
     return branch.messages;
   }
 
-  /** The context window of `ref` for the status line of a resumed session; null when unknown. */
-  async function contextWindowOf(ref: string): Promise<number | null> {
+  /** The context window of `ref` for the status line; null when unknown. */
+  function contextWindowOf(ref: string): number | null {
     try {
-      const credentials = await loadCredentials(paths.credentialsFile);
       return resolveModel(config, ref, { env: io.env, credentials }).contextWindow;
     } catch {
       return null; // the turn says what is wrong with the model
@@ -264,13 +283,7 @@ export async function createChatBackend(options: ChatBackendOptions): Promise<Ch
     },
     async models() {
       const rows = modelRows(config, io.env, await loadCredentials(paths.credentialsFile));
-      return [...rows.filter((row) => row.ready), ...rows.filter((row) => !row.ready)].map((
-        row,
-      ) => ({
-        value: row.ref,
-        label: row.ref,
-        detail: row.ready ? row.detail : `not ready: ${row.detail}`,
-      }));
+      return modelChoices(rows, config, chat.shownModel);
     },
     sessions: () => sessionOps.sessionChoices(paths.sessionsDir, workdir),
     async newSession(agent) {
@@ -285,7 +298,8 @@ export async function createChatBackend(options: ChatBackendOptions): Promise<Ch
     setAgent: (id) => useAgent({ kind: "id", id }),
     setModel(ref) {
       chat.model = ref;
-      chat.shownModel = ref;
+      chat.shownModel = answeringModel(ref);
+      chat.contextWindow = contextWindowOf(chat.shownModel);
     },
     setThinking(level) {
       chat.thinking = level;

@@ -80,7 +80,7 @@ export interface ChatBackend {
   files(): Promise<string[]>;
   /** The agents (value: the id). */
   agents(): Promise<Choice[]>;
-  /** The model references of `rienda models`, ready ones first (value: the reference). */
+  /** The models and aliases of the ready providers (value: the reference; `P/*`: type one). */
   models(): Promise<Choice[]>;
   /** The workspace's sessions, newest first (value: the id). */
   sessions(): Promise<Choice[]>;

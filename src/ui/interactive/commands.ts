@@ -79,7 +79,8 @@ export const COMMANDS: readonly CommandInfo[] = [
   {
     name: "model",
     args: "[PROVIDER/MODEL]",
-    description: "switch the model for the next messages (picker of rienda models)",
+    description:
+      "switch the model for the next messages (a picker of the ready models and aliases)",
     whileRunning: false,
     async run(controls, argument) {
       const use = (ref: string) => {
@@ -87,7 +88,11 @@ export const COMMANDS: readonly CommandInfo[] = [
         controls.transcript.addNotice(`model: ${ref} (from the next message on)`, "info");
       };
       if (argument !== "") return use(argument);
-      controls.pick("Select a model", await controls.backend.models(), (choice) => {
+      const models = await controls.backend.models();
+      if (models.length === 0) {
+        return controls.say("no provider is ready: rienda models says what each one lacks", 6_000);
+      }
+      controls.pick("Select a model", models, (choice) => {
         // A built-in provider offers any model id: let the person type it.
         if (choice.value.endsWith("/*")) {
           setText(controls.editor, `/model ${choice.value.slice(0, -1)}`);
