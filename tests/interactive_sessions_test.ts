@@ -31,7 +31,11 @@ Deno.test("interactive: /rewind puts the prompt back and the next message starts
   await pty.waitFor((s) => s.includes("Rewind to before"), "the picker");
   await pty.type("second");
   await pty.type("\r");
-  await pty.waitFor((s) => s.includes("› second question") && s.includes("rewound"), "the rewind");
+  const rewound = await pty.waitFor(
+    (s) => s.includes("› second question") && s.includes("rewound"),
+    "the rewind",
+  );
+  assert.match(rewound, /files are not restored/);
   await pty.type("\x15other question\r");
   await pty.waitFor((s) => s.includes("answer 3") && IDLE(s), "the branch's answer");
   // The model saw the first exchange, then the new prompt, not the rewound one.
@@ -292,6 +296,23 @@ Deno.test("interactive: /title names the session, /new starts another, /model an
   assert.match(listing.stdout, /My work/);
 });
 
+Deno.test("interactive: /compact on a short conversation is a neutral notice, not an error", async () => {
+  await using provider = await startFakeProvider(answers(1));
+  await using env = await createTestEnv({ provider });
+  await using pty = await chat(env, ["-a", "coder"]);
+  await pty.waitFor(IDLE, "the prompt");
+  await send(pty, "short", "answer 1");
+  await pty.type("/compact\r");
+  const screen = await pty.waitFor(
+    (s) => s.includes("• nothing to compact: the conversation is shorter than") && IDLE(s),
+    "the notice",
+  );
+  assert.ok(!screen.includes("✗"), screen);
+  await pty.type("\x04");
+  assert.equal((await pty.wait()).code, 0);
+  assert.equal(provider.requests.length, 1);
+});
+
 Deno.test("interactive: /compact summarises the older conversation now and stores a compaction", async () => {
   await using provider = await startFakeProvider([
     { text: "answer 1" },
@@ -304,7 +325,11 @@ Deno.test("interactive: /compact summarises the older conversation now and store
   await using pty = await chat(env, ["-a", "coder"]);
   await pty.waitFor(IDLE, "the prompt");
   await pty.type("/compact\r");
-  await pty.waitFor((s) => s.includes("nothing to compact: the session is empty"), "the refusal");
+  await pty.waitFor(
+    (s) => s.includes("• nothing to compact: the session has no messages yet"),
+    "the notice",
+  );
+
   await send(pty, "first question, long enough to be worth a summary", "answer 1");
   await send(pty, "second question", "answer 2");
   await pty.type("/compact\r");

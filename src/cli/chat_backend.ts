@@ -212,11 +212,16 @@ export async function createChatBackend(options: ChatBackendOptions): Promise<Ch
     async compact(handlers) {
       const { signal } = handlers;
       try {
-        if (chat.sessionId === null) throw new Error("nothing to compact: the session is empty");
+        const nothing = (why: string): TurnResult => ({
+          reason: "end_turn",
+          usage: EMPTY_USAGE,
+          note: `nothing to compact: ${why}`,
+        });
+        if (chat.sessionId === null) return nothing("the session has no messages yet");
         await using plan = await prepareRun(request(signal, handlers));
         const { compactor } = plan.options;
         if (compactor === undefined) {
-          throw new Error("compaction is disabled (compaction.enabled in config.yaml)");
+          return nothing("compaction is disabled (compaction.enabled in config.yaml)");
         }
         let compacted = false;
         const context = createRunContext({
@@ -241,9 +246,12 @@ export async function createChatBackend(options: ChatBackendOptions): Promise<Ch
         }));
         const { usage } = await context.prepare(plan.options.system, tools);
         if (!compacted) {
-          throw new Error(
-            "nothing to compact: the conversation fits in compaction.keep_recent_tokens",
-          );
+          return {
+            ...nothing(
+              "the conversation is shorter than compaction.keep_recent_tokens keeps whole",
+            ),
+            usage: usage ?? EMPTY_USAGE,
+          };
         }
         return { reason: "end_turn", usage: usage ?? EMPTY_USAGE };
       } catch (error) {

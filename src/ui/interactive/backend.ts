@@ -47,6 +47,8 @@ export interface TurnHandlers {
 export interface TurnResult {
   readonly reason: "end_turn" | "interrupted" | "error";
   readonly error?: string | undefined;
+  /** A neutral word on how it ended ("nothing to compact: …"), shown as a plain row. */
+  readonly note?: string;
   readonly usage: Usage;
 }
 

@@ -135,7 +135,8 @@ export const COMMANDS: readonly CommandInfo[] = [
   },
   {
     name: "rewind",
-    description: "go back to before an earlier prompt; the next message starts a branch",
+    description:
+      "go back to before an earlier prompt (files are not restored); the next message branches",
     whileRunning: false,
     async run(controls) {
       if (controls.backend.state().sessionId === null) return controls.say("nothing to rewind yet");
@@ -145,7 +146,8 @@ export const COMMANDS: readonly CommandInfo[] = [
         const text = await controls.backend.rewind(choice.value);
         setText(controls.editor, text);
         controls.transcript.addNotice(
-          `rewound to before “${oneLine(text).slice(0, 60)}”: edit it and send to start a branch`,
+          `rewound to before “${oneLine(text).slice(0, 60)}”: edit it and send to start a branch ` +
+            "(the conversation only: files are not restored, what the agent changed stays)",
           "info",
         );
       });

@@ -69,6 +69,8 @@ export interface Transcript {
 export interface TurnEnd {
   readonly reason: "end_turn" | "interrupted" | "error";
   readonly error?: string | undefined;
+  /** A neutral word on how it ended, shown as an info row. */
+  readonly note?: string | undefined;
   readonly usage: Usage;
   readonly durationMs: number;
 }
@@ -262,6 +264,7 @@ export function createTranscript(options: { theme: Theme; expanded: () => boolea
       apply({ type: "run_end", reason: end.reason, text: "", usage: end.usage, turns: 0 });
       if (end.reason === "interrupted") notice("interrupted", "warning");
       if (end.reason === "error") notice(end.error ?? "the run failed", "error");
+      if (end.note !== undefined) notice(end.note, "info");
       // A turn that sent no request (a refused command, a failure before the first) has no cost.
       if (answered || end.usage.inputTokens + end.usage.outputTokens > 0) {
         notice(footnote(end), "faint");
