@@ -12,9 +12,9 @@
 
 import { join } from "node:path";
 import { type AgentDefinition, AgentFileError, loadAgentFile } from "./agent_file.ts";
-import type { AgentSource } from "./agent_sources.ts";
+import { AGENT_SUFFIX, agentFileNames, type AgentSource } from "./agent_sources.ts";
 import { AGENT_ID_RULE, isValidAgentId } from "../names.ts";
-import { isInside, resolveInside } from "../project_root.ts";
+import { resolveInside } from "../project_root.ts";
 import { errorMessage } from "../unknown.ts";
 
 /** A file of an agents folder that could not be loaded. */
@@ -29,8 +29,6 @@ export interface FolderListing {
   readonly agents: AgentDefinition[];
   readonly problems: AgentProblemEntry[];
 }
-
-const AGENT_SUFFIX = ".md";
 
 /** A project agent file that is not read: a link out of the project, or not a regular file. */
 export class UnreadAgentFileError extends AgentFileError {
@@ -118,33 +116,4 @@ async function loadEntry(
     if (!(error instanceof AgentFileError)) throw error;
     return { problem: { path, message: error.message } };
   }
-}
-
-/**
- * File names ending in .md that are not folders; dot files (editor locks) are
- * skipped; a missing folder has none. A project folder that leads out of its
- * project is an error.
- */
-export async function agentFileNames(source: AgentSource): Promise<string[]> {
-  const project = source.project;
-  if (project !== undefined) {
-    const real = await Deno.realPath(source.dir).catch(() => null);
-    if (real === null) return [];
-    if (!isInside(real, project.realRoot)) {
-      throw new Error(
-        `it leads to ${real}, outside the project ${project.realRoot}, so it is not read`,
-      );
-    }
-  }
-  const names: string[] = [];
-  try {
-    for await (const entry of Deno.readDir(source.dir)) {
-      if (entry.isDirectory || entry.name.startsWith(".")) continue;
-      if (entry.name.endsWith(AGENT_SUFFIX)) names.push(entry.name);
-    }
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return [];
-    throw error;
-  }
-  return names;
 }

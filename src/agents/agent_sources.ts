@@ -12,7 +12,7 @@
  */
 
 import { join, resolve } from "node:path";
-import { findProjectRoot } from "../project_root.ts";
+import { findProjectRoot, isInside } from "../project_root.ts";
 import { loadTrust, type TrustState, trustStateOf, trustWarning } from "../config/trust.ts";
 
 /** The project of a workspace, as the agent folders see it. */
@@ -50,6 +50,9 @@ const PROJECT_FOLDERS: readonly (readonly [string, boolean])[] = [
   [".opencode/agent", true],
   [".opencode/agents", true],
 ];
+
+/** What agent file names end with. */
+export const AGENT_SUFFIX = ".md";
 
 /** The label of `$RIENDA_HOME/agents`. */
 export const HOME_LABEL = "home";
@@ -91,4 +94,33 @@ export async function agentSources(home: AgentHome, workdir: string): Promise<Ag
     if (dir !== homeDir && real !== realHome) sources.push({ dir, label: folder, peer, project });
   }
   return [...sources, homeSource(home.agentsDir)];
+}
+
+/**
+ * File names ending in .md that are not folders; dot files (editor locks) are
+ * skipped; a missing folder has none. A project folder that leads out of its
+ * project is an error.
+ */
+export async function agentFileNames(source: AgentSource): Promise<string[]> {
+  const project = source.project;
+  if (project !== undefined) {
+    const real = await Deno.realPath(source.dir).catch(() => null);
+    if (real === null) return [];
+    if (!isInside(real, project.realRoot)) {
+      throw new Error(
+        `it leads to ${real}, outside the project ${project.realRoot}, so it is not read`,
+      );
+    }
+  }
+  const names: string[] = [];
+  try {
+    for await (const entry of Deno.readDir(source.dir)) {
+      if (entry.isDirectory || entry.name.startsWith(".")) continue;
+      if (entry.name.endsWith(AGENT_SUFFIX)) names.push(entry.name);
+    }
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return [];
+    throw error;
+  }
+  return names;
 }

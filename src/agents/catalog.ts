@@ -12,7 +12,6 @@
 
 import { type AgentDefinition, AgentFileError } from "./agent_file.ts";
 import {
-  agentFileNames,
   agentIdOf,
   agentPath,
   type AgentProblemEntry,
@@ -20,7 +19,7 @@ import {
   loadFromSource,
   UnreadAgentFileError,
 } from "./agent_folder.ts";
-import { type AgentProject, type AgentSource, isTrusted } from "./agent_sources.ts";
+import { agentFileNames, type AgentProject, type AgentSource, isTrusted } from "./agent_sources.ts";
 import { builtinDefaultAgent, DEFAULT_AGENT_ID } from "./default_agent.ts";
 import {
   answersTo,

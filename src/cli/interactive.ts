@@ -15,6 +15,7 @@ import type { ChatBackend } from "../ui/interactive/backend.ts";
 import type { Io } from "../ui/io.ts";
 import { UsageError } from "./exit.ts";
 import { parseInteractiveFlags } from "./interactive_flags.ts";
+import type { TrustQuestion } from "./trust_question.ts";
 import { VERSION_WORDS } from "./version.ts";
 
 /** The usage error of a chat without a terminal. */
@@ -41,6 +42,7 @@ interface InteractiveUi {
     readonly prompt: string | undefined;
     readonly autoApprove: boolean;
     readonly signal: AbortSignal;
+    readonly startQuestion?: TrustQuestion;
   }): Promise<number>;
 }
 
@@ -55,7 +57,11 @@ export async function interactiveCommand(
   const ui: InteractiveUi = await import(
     new URL("../ui/interactive/main.ts", import.meta.url).href
   );
+  // Asked once per project, before the chat draws: the answer decides which agents it may use.
+  const { trustQuestionFor } = await import("./trust_question.ts");
+  const startQuestion = await trustQuestionFor(io, flags);
   return await ui.startInteractive({
+    ...(startQuestion === null ? {} : { startQuestion }),
     io,
     // Loaded once the editor is drawn; a backend that fails (bad agent, unknown session)
     // ends the chat, then is reported like rienda run reports it.

@@ -11,7 +11,8 @@
 import type { Io } from "../io.ts";
 import { runApp } from "./app.ts";
 import { runPlain } from "./plain.ts";
-import type { ChatBackend } from "./backend.ts";
+import type { ChatBackend, Question } from "./backend.ts";
+import { askAtStart, type StartAnswer } from "./start_question.ts";
 import { loadHighlighter } from "./highlight.ts";
 import { pendingBackend } from "./pending_backend.ts";
 import { colorAllowed, createTheme } from "./style.ts";
@@ -25,11 +26,28 @@ export interface InteractiveOptions {
   readonly prompt: string | undefined;
   readonly autoApprove: boolean;
   readonly signal: AbortSignal;
+  /**
+   * A question answered before the chat draws anything (whether to trust the
+   * project's agent files); `answer` acts on the reply and returns the line to show.
+   */
+  readonly startQuestion?: {
+    readonly question: Question;
+    readonly answer: (answer: StartAnswer) => Promise<string | null>;
+  };
 }
 
 /** Runs the chat on the process's terminal; resolves to the exit code. */
 export async function startInteractive(options: InteractiveOptions): Promise<number> {
   const { io } = options;
+  if (options.startQuestion !== undefined) {
+    const { question, answer } = options.startQuestion;
+    const term = createDenoTerm((text) => io.stdout.write(text), io.env);
+    const theme = createTheme(colorAllowed(io.env));
+    const reply = await askAtStart(term, question, { theme, signal: options.signal });
+    if (reply === "quit") return 130;
+    const said = await answer(reply);
+    if (said !== null) io.stdout.write(`${said}\n`);
+  }
   if (io.env("TERM") === "dumb") {
     return await runPlain({
       out: io.stdout,
