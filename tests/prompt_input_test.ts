@@ -18,7 +18,8 @@ async function promptSent(
   assert.equal(result.code, 0, result.stderr);
   assert.equal(result.stdout, "ok\n");
   const session = checkSession(await env.readSession(sessionIdOf(result.stderr)));
-  return { sent: promptOf(provider.requests[0]), stored: session.entries[0] };
+  const stored = session.entries.find((entry) => entry.kind === "message");
+  return { sent: promptOf(provider.requests[0]), stored };
 }
 
 Deno.test("run joins the positional words with single spaces into the prompt", async () => {
@@ -183,4 +184,18 @@ Deno.test("RIENDA_STDIN_WAIT_MS that is not a whole number is a usage error nami
     result.stderr,
     /rienda: RIENDA_STDIN_WAIT_MS must be a whole number of milliseconds \(found "2s"\)/,
   );
+});
+
+Deno.test("a run whose words got stdin appended is titled by the words in rienda sessions", async () => {
+  await using provider = await startFakeProvider([{ text: "ok" }, { text: "ok" }]);
+  await using env = await createTestEnv({ provider });
+  const diff = "--- a/x\n+++ b/x\n@@ -1 +1 @@\n-old\n+new\n";
+  const piped = await env.run(["run", "-a", "coder", "review", "this"], { stdin: diff });
+  assert.equal(piped.code, 0, piped.stderr);
+  const again = await env.run(["run", "-c", "and the tests?"]);
+  assert.equal(again.code, 0, again.stderr);
+  const list = await env.run(["sessions"]);
+  assert.equal(list.code, 0, list.stderr);
+  assert.match(list.stdout, /^\S+ {2}coder {2}fake\/m {2}.+? {2}review this$/m);
+  assert.ok(!list.stdout.includes("<stdin>"), list.stdout);
 });

@@ -19,6 +19,7 @@ import type { RunOptions } from "../engine/run.ts";
 import { createModelClient } from "../providers/client.ts";
 import type { RunCassette } from "./cassette.ts";
 import { newSessionId } from "../sessions/ids.ts";
+import { titleFromPrompt } from "../sessions/catalog.ts";
 import { ownStart } from "../sessions/lock.ts";
 import { createSessionWriter } from "../sessions/writer.ts";
 import { loadWorkspaceContext, systemPromptWith } from "../workspace/context.ts";
@@ -56,6 +57,11 @@ export interface RunRequest {
   readonly noSession: boolean;
   /** The `--thinking` level; absent means off. */
   readonly thinking?: string | undefined;
+  /**
+   * The title of a new session when its first prompt would make a poor one
+   * (words with standard input appended); a continued session keeps its own.
+   */
+  readonly title?: string | undefined;
   readonly env: (name: string) => string | undefined;
   readonly cwd: string;
   /** Receives hook notices during the run (the front end makes them `notice` events). */
@@ -173,7 +179,13 @@ export async function prepareRun(request: RunRequest): Promise<RunPlan> {
         : undefined,
       model: modelRef,
     })),
-    { historyIds: resumed?.historyIds ?? [], pending: resumed?.pending ?? [] },
+    {
+      historyIds: resumed?.historyIds ?? [],
+      pending: resumed?.pending ??
+        (request.title === undefined
+          ? []
+          : [{ kind: "title", title: titleFromPrompt(request.title) }]),
+    },
   );
   const compactor = config.compaction.enabled
     ? createCompactor({

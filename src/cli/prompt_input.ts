@@ -24,13 +24,20 @@ export const STDIN_WAIT_MS = 2_000;
 /** The variable that changes {@link STDIN_WAIT_MS} (milliseconds, a whole number). */
 export const STDIN_WAIT_VARIABLE = "RIENDA_STDIN_WAIT_MS";
 
+/** A prompt, and the title its session takes when the prompt itself would make a poor one. */
+export interface Prompt {
+  readonly text: string;
+  /** The words (or `-p TEXT`) alone, when standard input was appended to them. */
+  readonly title?: string;
+}
+
 /** Reads the prompt; a missing or blank prompt is a usage error. `signal` stops the waiting. */
 export async function readPrompt(
   io: Io,
   flag: string | undefined,
   words: readonly string[],
   signal?: AbortSignal,
-): Promise<string> {
+): Promise<Prompt> {
   if (flag !== undefined && words.length > 0) {
     throw new UsageError(
       `the prompt was given twice: with -p and as words ("${words.join(" ")}"); use one of them`,
@@ -40,9 +47,14 @@ export async function readPrompt(
   let prompt: string;
   if (flag === "-") prompt = await readStdin(io, signal);
   else if (flag !== undefined || words.length > 0) {
-    prompt = flag ?? words.join(" ");
+    const given = flag ?? words.join(" ");
     const piped = io.stdinIsTerminal ? "" : await readStdinBeside(io, signal);
-    if (piped.trim() !== "") prompt = `${prompt}\n\n<stdin>\n${piped}\n</stdin>`;
+    if (piped.trim() === "") prompt = given;
+    else {
+      const text = `${given}\n\n<stdin>\n${piped}\n</stdin>`;
+      // The words title the session: a title from the whole prompt would run into the diff.
+      return given.trim() === "" ? { text } : { text, title: given };
+    }
   } else if (!io.stdinIsTerminal) prompt = await readStdin(io, signal);
   else prompt = "";
   if (prompt.trim() === "") {
@@ -51,7 +63,7 @@ export async function readPrompt(
       "run",
     );
   }
-  return prompt;
+  return { text: prompt };
 }
 
 /** Standard input as the whole prompt: waited for as long as it takes. */

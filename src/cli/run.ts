@@ -89,6 +89,7 @@ export async function runCommand(
     maxTurns: flags.maxTurns,
     noSession: flags.noSession,
     thinking: flags.thinking,
+    title: prompt.title,
     env: io.env,
     cwd: io.cwd,
     // Hook notices are events of the run, printed where the renderer prints notices.
@@ -108,7 +109,7 @@ export async function runCommand(
       renderer.sink(event);
     },
     signal,
-  }, prompt);
+  }, prompt.text);
   renderer.finish();
   switch (outcome.reason) {
     case "end_turn":
