@@ -92,7 +92,9 @@ function uniqueItems(schema: unknown, data: unknown): boolean {
 uniqueItems.errors = [] as Partial<ErrorObject>[];
 
 function loadAjv(): Promise<Ajv> {
-  ajvInstance ??= import("ajv").then(({ Ajv }) => {
+  ajvInstance ??= import("ajv").then((module) => {
+    // A bundle hands over ajv's CommonJS exports as the default export only.
+    const Ajv = module.Ajv ?? module.default;
     const ajv = new Ajv({
       allErrors: true,
       strict: false,

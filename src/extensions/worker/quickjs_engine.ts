@@ -1,7 +1,8 @@
 /**
  * Loads the QuickJS engine inside a guest worker: the release **sync** build
- * of `quickjs-emscripten` 0.32.0, instantiated from the vendored `.wasm`
- * (`import source`, so no read permission and embedded by `deno compile`).
+ * of `quickjs-emscripten` 0.32.0, compiled from the package's `.wasm`, which
+ * a bytes import puts in the module graph (so `deno run` resolves it like any
+ * module and `deno compile` embeds it).
  *
  * @module
  */
@@ -12,7 +13,7 @@ import {
   type QuickJSWASMModule,
 } from "quickjs-emscripten-core";
 import * as releaseSync from "@jitl/quickjs-wasmfile-release-sync";
-import wasm from "./quickjs_wasm.js";
+import wasmBytes from "@jitl/quickjs-wasmfile-release-sync/wasm" with { type: "bytes" };
 
 type SyncVariant = Exclude<
   Awaited<Parameters<typeof newQuickJSWASMModuleFromVariant>[0]>,
@@ -38,6 +39,8 @@ function syncVariant(): SyncVariant {
   if (isSyncVariant(exported)) return exported;
   throw new Error("@jitl/quickjs-wasmfile-release-sync: unexpected module shape");
 }
+
+const wasm = new WebAssembly.Module(wasmBytes);
 
 /** The linear memory the QuickJS build declares at start (16 MiB): the least a cap can be. */
 export const INITIAL_MEMORY_BYTES = 16 * 1024 * 1024;
