@@ -56,7 +56,7 @@ Deno.test("the launcher runs a shebang agent from source in the caller's folder"
   const header = (await env.readSession(sessionIdOf(result.stderr)))[0];
   assert.equal(header?.workdir, sub);
   const version = await env.exec(`${bin}/rienda`, ["--version"], { cwd: sub });
-  assert.equal(version.stdout, "rienda 0.1.0\n");
+  assert.match(version.stdout, /^rienda 0\.1\.0 \([0-9a-f]{7}\)\n$/);
   assert.equal(version.stderr, "");
 });
 

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { assertNothingSent, lastLine } from "./harness/assertions.ts";
 import { createTestEnv } from "./harness/env.ts";
 import { startFakeProvider } from "./harness/fake_provider.ts";
+import { CHECKOUT_DIR, TEST_BUNDLE } from "./harness/rienda.ts";
 
 for (const args of [["--help"], ["-h"], ["help"]]) {
   Deno.test(`rienda ${args.join(" ")} prints the usage on stdout and exits 0`, async () => {
@@ -23,6 +24,17 @@ for (const args of [["--version"], ["-v"], ["-V"], ["version"]]) {
     assert.match(result.stdout, /^rienda 0\.1\.0\b.*\n$/);
   });
 }
+
+Deno.test({
+  name: "rienda --version from a checkout names the commit git has checked out",
+  ignore: TEST_BUNDLE !== undefined,
+}, async () => {
+  await using env = await createTestEnv();
+  const head = await env.exec("git", ["-C", CHECKOUT_DIR, "rev-parse", "HEAD"]);
+  assert.equal(head.code, 0, head.stderr);
+  const result = await env.run(["--version"]);
+  assert.equal(result.stdout, `rienda 0.1.0 (${head.stdout.slice(0, 7)})\n`);
+});
 
 Deno.test("rienda run --help prints the run flags on stdout and exits 0", async () => {
   await using env = await createTestEnv();
