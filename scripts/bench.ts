@@ -55,11 +55,14 @@ export function cliArgs(args: readonly string[]): string[] {
   ];
 }
 
-async function runOnce(env: TestEnv, args: readonly string[]): Promise<Sample> {
+/** The deno arguments that run the CLI with `args` (the module graph, or another build of it). */
+export type CliArgs = (args: readonly string[]) => string[];
+
+async function runOnce(env: TestEnv, args: readonly string[], cli: CliArgs): Promise<Sample> {
   const deno = Deno.execPath();
   const started = performance.now();
   const child = new Deno.Command(hasTime ? TIME : deno, {
-    args: hasTime ? ["-f", "%M", deno, ...cliArgs(args)] : cliArgs(args),
+    args: hasTime ? ["-f", "%M", deno, ...cli(args)] : cli(args),
     cwd: env.workdir,
     env: { RIENDA_HOME: env.home, NO_COLOR: "1" },
     stdin: "null",
@@ -87,9 +90,13 @@ export async function measure(scenario: Scenario): Promise<string> {
   return (await measureScenario(scenario)).line;
 }
 
-/** {@link measure}, with the median seconds and the peak MiB (null without `/usr/bin/time`). */
+/**
+ * {@link measure}, with the median seconds and the peak MiB (null without `/usr/bin/time`);
+ * `cli` runs another build of the CLI than the module graph.
+ */
 export async function measureScenario(
   scenario: Scenario,
+  cli: CliArgs = cliArgs,
 ): Promise<{ line: string; seconds: number; mib: number | null }> {
   await using provider = await startFakeProvider();
   await using env = await createTestEnv({ provider });
@@ -97,7 +104,7 @@ export async function measureScenario(
   const samples: Sample[] = [];
   for (let run = 0; run <= RUNS; run++) {
     provider.push(...scenario.turns());
-    const sample = await runOnce(env, scenario.args);
+    const sample = await runOnce(env, scenario.args, cli);
     if (run > 0) samples.push(sample);
   }
   const seconds = median(samples.map((sample) => sample.seconds));

@@ -15,12 +15,13 @@ import { startFakeProvider } from "../tests/harness/fake_provider.ts";
 import { createTestEnv } from "../tests/harness/env.ts";
 import { CHECKOUT_DIR } from "../tests/harness/rienda.ts";
 
-// The placeholder as written (its first cell carries the drawn cursor): the editor takes keys.
-const READY = "sk the agent something";
-// The status line once the engine and the agent have loaded (the editor is drawn before).
-const LOADED = "coder\x1b[22m\x1b[2m · \x1b[22m\x1b[2mfake/m";
+/** The placeholder as written (its first cell carries the drawn cursor): the editor takes keys. */
+export const READY = "sk the agent something";
+/** The status line once the engine and the agent have loaded (the editor is drawn before). */
+export const LOADED = "coder\x1b[22m\x1b[2m · \x1b[22m\x1b[2mfake/m";
 
-function quote(text: string): string {
+/** `text` as one single-quoted shell word. */
+export function quote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 

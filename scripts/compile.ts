@@ -1,13 +1,18 @@
 /**
  * `deno task compile`: builds `dist/rienda-<target>` for every release target
- * with `deno compile`, using the same permission set as `deno task dev`
- * (`-P=rienda --no-prompt`). `deno compile` downloads the Deno runtime of each
- * target, so this needs network access (run it on a release machine).
+ * with `deno compile`, from the bundle of `scripts/bundle.ts` (stamped
+ * `binary`, with the commit and today's date) and with the permission set of
+ * `deno task dev` (deno.json "permissions.rienda", as flags). `deno compile`
+ * downloads the Deno runtime of each target, so this needs network access
+ * (run it on a release machine).
  *
  * Usage: `deno task compile [TARGET...]` (default: every target below).
  *
  * @module
  */
+
+import { join } from "node:path";
+import { buildStamp, bundle, bundledPath, LAZY_ENTRIES, permissionFlags, ROOT } from "./bundle.ts";
 
 /** The release targets, as `deno compile --target` names them. */
 export const TARGETS = [
@@ -18,41 +23,44 @@ export const TARGETS = [
   "x86_64-pc-windows-msvc",
 ] as const;
 
-/**
- * Modules `deno compile` cannot discover by itself: the extension worker and
- * the `grep` tool's worker are started with `new Worker(url)`, the MCP
- * client is imported through a non-literal specifier (`app/load_mcp.ts`),
- * and so are the interactive UI and its highlighter (so `deno run` does not
- * walk them for the other commands); the module graph follows none of them.
- */
-const EXTRA_MODULES = [
-  "src/extensions/worker/guest_worker.ts",
-  "src/tools/grep_worker.ts",
-  "src/mcp/mcp_tools.ts",
-  "src/ui/interactive/main.ts",
-  "src/ui/interactive/highlight_languages.ts",
-];
+/** Where the bundle the binaries are compiled from is written, relative to the root. */
+export const BUNDLE_DIR = "dist/bundle";
 
-/** The `deno compile` arguments of one target. */
-export function compileArgs(target: string): string[] {
-  const extension = target.includes("windows") ? ".exe" : "";
+/** The binary of one target, relative to the root. */
+export function binaryPath(target: string): string {
+  return `dist/rienda-${target}${target.includes("windows") ? ".exe" : ""}`;
+}
+
+/**
+ * The `deno compile` arguments of one target: the bundle's entry point, and its
+ * lazily loaded entry points by name (`deno compile` follows neither a worker
+ * nor a computed specifier).
+ */
+export function compileArgs(
+  target: string,
+  permissions: readonly string[],
+  output: string = binaryPath(target),
+): string[] {
   return [
     "compile",
     "-q",
-    "-P=rienda",
-    "--no-prompt",
-    ...EXTRA_MODULES.flatMap((module) => ["--include", module]),
+    // The bundle is plain JavaScript: its sources were type-checked, and it needs no config.
+    "--no-check",
+    "--no-config",
+    ...permissions,
+    ...LAZY_ENTRIES.flatMap((entry) => ["--include", `${BUNDLE_DIR}/${bundledPath(entry.module)}`]),
     "--target",
     target,
     "--output",
-    `dist/rienda-${target}${extension}`,
-    "src/main.ts",
+    output,
+    `${BUNDLE_DIR}/main.js`,
   ];
 }
 
-async function compile(target: string): Promise<boolean> {
+async function compile(target: string, permissions: readonly string[]): Promise<boolean> {
   const status = await new Deno.Command(Deno.execPath(), {
-    args: compileArgs(target),
+    args: compileArgs(target, permissions),
+    cwd: ROOT,
     stdin: "null",
   }).spawn().status;
   return status.success;
@@ -64,10 +72,11 @@ if (import.meta.main) {
   if (unknown.length > 0) {
     throw new Error(`unknown target ${unknown.join(", ")} (known: ${TARGETS.join(", ")})`);
   }
-  await Deno.mkdir("dist", { recursive: true });
+  await bundle(join(ROOT, BUNDLE_DIR), await buildStamp("binary"));
+  const permissions = permissionFlags();
   let failed = 0;
   for (const target of chosen) {
-    const ok = await compile(target);
+    const ok = await compile(target, permissions);
     Deno.stderr.writeSync(new TextEncoder().encode(`${ok ? "built" : "FAILED"} ${target}\n`));
     if (!ok) failed++;
   }

@@ -9,6 +9,7 @@ import { lastLine } from "./harness/assertions.ts";
 import { createTestEnv, defaultConfig, type TestEnv } from "./harness/env.ts";
 import { startFakeProvider } from "./harness/fake_provider.ts";
 import { descendantRunning } from "./harness/processes.ts";
+import { RIENDA_ENTRY } from "./harness/rienda.ts";
 import { toolResultsOf } from "./harness/wire.ts";
 
 const THROWING_GUARD = `module.exports = {
@@ -117,7 +118,7 @@ async function makeFifo(path: string): Promise<void> {
 /** Resolves once the rienda process below `ancestor` catches SIGINT (its handler is installed). */
 async function interruptsHandled(ancestor: number): Promise<void> {
   for (let tries = 0; tries < 600; tries++) {
-    const pid = await descendantRunning(ancestor, "src/main.ts");
+    const pid = await descendantRunning(ancestor, RIENDA_ENTRY);
     const status = pid === null
       ? ""
       : await Deno.readTextFile(`/proc/${pid}/status`).catch(() => "");

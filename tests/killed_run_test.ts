@@ -10,6 +10,7 @@ import { checkSession, sessionIdOf } from "./harness/assertions.ts";
 import { createTestEnv } from "./harness/env.ts";
 import { startFakeProvider } from "./harness/fake_provider.ts";
 import { descendantRunning, processesGone } from "./harness/processes.ts";
+import { RIENDA_ENTRY } from "./harness/rienda.ts";
 import { toolResultsOf } from "./harness/wire.ts";
 
 Deno.test("a run killed with SIGKILL mid-tool is continued with 'the run ended while the tool ran'", async () => {
@@ -25,7 +26,7 @@ Deno.test("a run killed with SIGKILL mid-tool is continued with 'the run ended w
   await using env = await createTestEnv({ provider });
   await using process = await env.start(["run", "-a", "coder", "work"]);
   await process.waitForStderr("started\n");
-  const rienda = await descendantRunning(process.pid, "src/main.ts");
+  const rienda = await descendantRunning(process.pid, RIENDA_ENTRY);
   assert.ok(rienda !== null, "no rienda process");
   Deno.kill(rienda, "SIGKILL");
   const killed = await process.wait();

@@ -10,6 +10,7 @@ import { createTestEnv } from "./harness/env.ts";
 import { startFakeProvider } from "./harness/fake_provider.ts";
 import { at } from "./harness/json.ts";
 import { descendantRunning, processesGone } from "./harness/processes.ts";
+import { RIENDA_ENTRY } from "./harness/rienda.ts";
 
 /** The stored result text of the first tool call of a session's third message. */
 function firstResultText(entries: readonly Record<string, unknown>[]): string {
@@ -19,7 +20,7 @@ function firstResultText(entries: readonly Record<string, unknown>[]): string {
 
 /** The pid of the rienda process itself (below `deno task`, or below `script`). */
 async function riendaPid(ancestor: number): Promise<number> {
-  const pid = await descendantRunning(ancestor, "src/main.ts");
+  const pid = await descendantRunning(ancestor, RIENDA_ENTRY);
   assert.ok(pid !== null, `no rienda process below pid ${ancestor}`);
   return pid;
 }

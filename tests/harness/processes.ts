@@ -44,10 +44,11 @@ export async function processesRunning(text: string): Promise<string[]> {
 }
 
 /**
- * The pid of the descendant of `ancestor` whose command line contains `text`
+ * The pid of `ancestor` or of its descendant whose command line contains `text`
  * (e.g. `src/main.ts`: the rienda process below `deno task`), or null.
  */
 export async function descendantRunning(ancestor: number, text: string): Promise<number | null> {
+  if ((await commandLine(String(ancestor)))?.includes(text)) return ancestor;
   const parents = new Map<string, string>();
   for (const pid of await livePids()) {
     const parent = await parentOf(pid);

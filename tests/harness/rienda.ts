@@ -9,6 +9,7 @@
  * @module
  */
 
+import { permissionFlags } from "../../scripts/bundle.ts";
 import { waitUntil } from "./wait_until.ts";
 
 /** The checkout this harness belongs to (absolute, no trailing slash). */
@@ -68,8 +69,20 @@ export interface RiendaProcess extends AsyncDisposable {
   wait(): Promise<RiendaResult>;
 }
 
-/** The arguments of `deno` that run the CLI from the checkout. */
+/**
+ * A bundle the tests run instead of the checkout's module graph: the folder
+ * `scripts/bundle.ts` wrote, from `RIENDA_TEST_BUNDLE` (what the release ships).
+ */
+export const TEST_BUNDLE: string | undefined = Deno.env.get("RIENDA_TEST_BUNDLE") || undefined;
+
+/** What names the rienda process in a process list: its entry point. */
+export const RIENDA_ENTRY = TEST_BUNDLE === undefined ? "src/main.ts" : `${TEST_BUNDLE}/main.js`;
+
+/** The arguments of `deno` that run the CLI from the checkout (or {@link TEST_BUNDLE}). */
 export function riendaDenoArgs(args: readonly string[]): string[] {
+  if (TEST_BUNDLE !== undefined) {
+    return ["run", "-q", "--no-config", ...permissionFlags(), RIENDA_ENTRY, ...args];
+  }
   return ["task", "-q", "--config", DENO_CONFIG, "dev", ...args];
 }
 
