@@ -1,6 +1,6 @@
 /**
  * The declarations of the installation commands — `agents`, `doctor`,
- * `init`, `trust`, `types` — kept beside `program.ts`; their actions load on demand.
+ * `init`, `trust`, `types`, `upgrade` — kept beside `program.ts`; their actions load on demand.
  *
  * @module
  */
@@ -10,7 +10,7 @@ import type { Io } from "../ui/io.ts";
 import { terminalSafeIo } from "../ui/terminal_text.ts";
 import { CONFIG_FLAG_HELP, stringFlag } from "./flags.ts";
 
-/** Adds `agents`, `doctor`, `init`, `trust` and `types` to `program`; `choose` receives the action to run. */
+/** Adds `agents`, `doctor`, `init`, `trust`, `types` and `upgrade` to `program`; `choose` receives the action to run. */
 export function addSetupCommands(
   program: Command,
   io: Io,
@@ -115,5 +115,26 @@ Examples:
     )
     .action(() => {
       choose(async () => (await import("./types.ts")).typesCommand(io));
+    });
+  program.command("upgrade")
+    .argument("[version]", "the release to install, e.g. 0.2.0 (default: the latest)")
+    .description(
+      "replace this rienda binary with the latest release (or VERSION), checksum checked",
+    )
+    .addHelpText(
+      "after",
+      `
+Downloads rienda-<target> and SHA256SUMS of the release from the GitHub
+release downloads (RIENDA_DOWNLOAD_URL: a mirror with the same layout),
+checks the checksum and that the new binary runs, then replaces the running
+binary in one rename. The npm package and a checkout say how they upgrade.
+
+Examples:
+  rienda upgrade
+  rienda upgrade 0.2.0
+`,
+    )
+    .action((version: string | undefined) => {
+      choose(async () => (await import("./upgrade.ts")).upgradeCommand(io, { version }, signal));
     });
 }
