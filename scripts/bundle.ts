@@ -16,9 +16,10 @@
  */
 
 import { dirname, join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
 
 /** The repository root. */
-export const ROOT = new URL("../", import.meta.url).pathname;
+export const ROOT = fileURLToPath(new URL("../", import.meta.url));
 
 /** A module the CLI loads by a computed specifier or as a worker, so no bundler follows it. */
 export interface LazyEntry {
@@ -157,7 +158,7 @@ export async function bundle(outdir: string, stamp: string): Promise<void> {
   for (const entry of LAZY_ENTRIES) {
     const target = join(outdir, bundledPath(entry.module));
     await replaceOnce(files, JSON.stringify(entry.spelled), (file) => {
-      const path = relative(dirname(file), target);
+      const path = relative(dirname(file), target).replaceAll("\\", "/");
       return JSON.stringify(path.startsWith(".") ? path : `./${path}`);
     });
   }

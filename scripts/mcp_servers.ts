@@ -8,6 +8,8 @@
  * @module
  */
 
+import { fileURLToPath } from "node:url";
+
 /** The folder the packages are installed into, relative to the repository root. */
 export const MCP_SERVERS_DIR = "vendor/mcp-servers";
 
@@ -25,7 +27,7 @@ const ROOT = new URL("../", import.meta.url);
 
 /** The absolute folder of an installed package. */
 export function packageDir(name: McpPackage): string {
-  return decodeURIComponent(new URL(`${MCP_SERVERS_DIR}/node_modules/${name}`, ROOT).pathname);
+  return fileURLToPath(new URL(`${MCP_SERVERS_DIR}/node_modules/${name}`, ROOT));
 }
 
 async function installedVersion(name: McpPackage): Promise<string | null> {
@@ -52,11 +54,14 @@ export async function mcpServersInstalled(): Promise<boolean> {
 /** Installs the packages unless they are installed already; true when it installed. */
 export async function installMcpServers(): Promise<boolean> {
   if (await mcpServersInstalled()) return false;
-  const dir = decodeURIComponent(new URL(MCP_SERVERS_DIR, ROOT).pathname);
+  const dir = fileURLToPath(new URL(MCP_SERVERS_DIR, ROOT));
   await Deno.mkdir(dir, { recursive: true });
   const specs = Object.entries(MCP_PACKAGES).map(([name, version]) => `${name}@${version}`);
-  const status = await new Deno.Command("npm", {
+  // npm is npm.cmd on Windows, which only a shell runs.
+  const npm = Deno.build.os === "windows" ? ["cmd", "/c", "npm"] : ["npm"];
+  const status = await new Deno.Command(npm[0]!, {
     args: [
+      ...npm.slice(1),
       "install",
       "--prefix",
       dir,
