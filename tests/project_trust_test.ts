@@ -166,7 +166,7 @@ Deno.test("a project root reached through a link is trusted by its real path; re
 });
 
 Deno.test("agent files reached through a link out of the project are left out, trusted or not", async () => {
-  await using provider = await startFakeProvider([{ text: "1" }]);
+  await using provider = await startFakeProvider([{ text: "1" }, { text: "2" }]);
   await using env = await createTestEnv({ provider });
   await env.makeDir("workspace/.git");
   await env.writeFile(
@@ -180,6 +180,18 @@ Deno.test("agent files reached through a link out of the project are left out, t
   assert.notEqual(systemPromptOf(provider.requests[0]), "From outside the project.");
   const listing = await env.run(["agents"]);
   assert.match(listing.stderr, /\.rienda\/agents: .*outside the project/);
+  // A named pipe in a trusted project's folder is not opened: the run does not block.
+  await env.makeDir("workspace/.claude/agents");
+  const made = await new Deno.Command("mkfifo", {
+    args: [`${env.workdir}/.claude/agents/default.md`],
+  }).output();
+  assert.ok(made.success);
+  const piped = await env.run(["run", "hi"], { timeoutMs: 20_000 });
+  assert.equal(piped.code, 0, piped.stderr);
+  assert.ok(
+    piped.stderr.includes("default.md: not a regular file, so it is not read"),
+    piped.stderr,
+  );
 });
 
 const THROWING_GUARD = `module.exports = {

@@ -194,3 +194,50 @@ Deno.test("an AGENTS.md over 256 KiB and a SKILL.md over 1 MiB are left out with
   assert.ok(!system.includes("Always be careful"), "the oversized instructions were sent");
   assert.ok(!system.includes("- big"), system);
 });
+
+async function mkfifo(path: string): Promise<void> {
+  const made = await new Deno.Command("mkfifo", { args: [path] }).output();
+  assert.ok(made.success, new TextDecoder().decode(made.stderr));
+}
+
+Deno.test("an AGENTS.md or CLAUDE.md that leads out of the project is left out with a diagnostic naming the link", async () => {
+  await using provider = await startFakeProvider([{ text: "ok" }]);
+  await using env = await createTestEnv({ provider });
+  await env.makeDir("workspace/.git");
+  const key = await env.writeFile("user/.ssh/id_rsa", "-----BEGIN OPENSSH PRIVATE KEY-----\n");
+  const sub = await env.makeDir("workspace/sub");
+  await Deno.symlink(key, `${env.workdir}/AGENTS.md`);
+  await Deno.symlink("../../user/.ssh/id_rsa", `${sub}/CLAUDE.md`);
+  await env.writeFile("workspace/docs/RULES.md", "Inside rules.\n");
+  await Deno.symlink("../docs/RULES.md", `${sub}/AGENTS.md`);
+  const result = await env.run(["run", "-a", "coder", "hi"], { cwd: sub });
+  assert.equal(result.code, 0, result.stderr);
+  const system = systemPromptOf(provider.requests[0]);
+  assert.ok(!system.includes("PRIVATE KEY"), system);
+  assert.ok(system.includes('<project-instructions file="AGENTS.md">\nInside rules.'), system);
+  assert.ok(
+    result.stderr.includes(
+      `instructions: ${env.workdir}/AGENTS.md leads to ${key}, outside the project ${env.workdir}, so it was left out`,
+    ),
+    result.stderr,
+  );
+});
+
+Deno.test("a named pipe in place of AGENTS.md or a SKILL.md never blocks the start", async () => {
+  await using provider = await startFakeProvider([{ text: "ok" }]);
+  await using env = await createTestEnv({ provider });
+  await mkfifo(`${env.workdir}/AGENTS.md`);
+  await env.writeFile("workspace/CLAUDE.md", "Claude rules.\n");
+  await env.makeDir("workspace/.agents/skills/pipe");
+  await mkfifo(`${env.workdir}/.agents/skills/pipe/SKILL.md`);
+  const result = await env.run(["run", "-a", "coder", "hi"], { timeoutMs: 20_000 });
+  assert.equal(result.code, 0, result.stderr);
+  assert.ok(
+    result.stderr.includes(
+      `instructions: ${env.workdir}/AGENTS.md is not a regular file, so it was left out`,
+    ),
+    result.stderr,
+  );
+  assert.match(result.stderr, /skill "pipe": the file is not a regular file, so it was left out/);
+  assert.ok(systemPromptOf(provider.requests[0]).includes("Claude rules."));
+});

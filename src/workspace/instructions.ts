@@ -2,7 +2,8 @@
  * Project instructions: in every folder from the project root
  * (`project_root.ts`) down to the workdir, root first, the first of
  * `AGENTS.md`, `CLAUDE.md` (docs/sessions.md, "Project instructions and
- * skills").
+ * skills"), each read only when it is a regular file inside the project
+ * (`project_text.ts`).
  *
  * @module
  */
@@ -10,7 +11,7 @@
 import { join, relative } from "node:path";
 import { findProjectRoot, foldersDown } from "../project_root.ts";
 import { errorMessage } from "../unknown.ts";
-import { readTextFileAtMost } from "../read_at_most.ts";
+import { readProjectText } from "./project_text.ts";
 
 /** The file names looked for in each folder, in order of preference. */
 export const INSTRUCTION_FILES = ["AGENTS.md", "CLAUDE.md"] as const;
@@ -38,32 +39,45 @@ export interface InstructionsResult {
  * is a diagnostic.
  */
 export async function loadInstructions(workdir: string): Promise<InstructionsResult> {
-  const folders = foldersDown(await findProjectRoot(workdir), workdir);
-  const found = await Promise.all(folders.map((folder) => loadFolder(folder, workdir)));
+  const root = await findProjectRoot(workdir);
+  const realRoot = await Deno.realPath(root);
+  const folders = foldersDown(root, workdir);
+  const found = await Promise.all(folders.map((folder) => loadFolder(folder, workdir, realRoot)));
   return {
     instructions: found.flatMap((result) => result.instructions),
     diagnostics: found.flatMap((result) => result.diagnostics),
   };
 }
 
-async function loadFolder(folder: string, workdir: string): Promise<InstructionsResult> {
+// The first instructions file of `folder` that can be used; one that cannot is a diagnostic,
+// and the next name is tried (a refused AGENTS.md link never hides a CLAUDE.md).
+async function loadFolder(
+  folder: string,
+  workdir: string,
+  realRoot: string,
+): Promise<InstructionsResult> {
+  const diagnostics: string[] = [];
   for (const name of INSTRUCTION_FILES) {
     const path = join(folder, name);
     let read;
     try {
-      read = await readTextFileAtMost(path, MAX_INSTRUCTIONS_BYTES);
+      read = await readProjectText(path, realRoot, MAX_INSTRUCTIONS_BYTES);
     } catch (error) {
-      if (error instanceof Deno.errors.NotFound) continue;
-      const reason = errorMessage(error);
-      return { instructions: [], diagnostics: [`instructions: cannot read ${path}: ${reason}`] };
+      diagnostics.push(`instructions: cannot read ${path}: ${errorMessage(error)}`);
+      continue;
+    }
+    if (read.kind === "absent") continue;
+    if (read.kind === "refused") {
+      diagnostics.push(`instructions: ${path} ${read.why}, so it was left out`);
+      continue;
     }
     if (!read.complete) {
       const why = `${path} is larger than 256 KiB, so it was left out (keep instructions short)`;
-      return { instructions: [], diagnostics: [`instructions: ${why}`] };
+      return { instructions: [], diagnostics: [...diagnostics, `instructions: ${why}`] };
     }
     const trimmed = read.text.replace(/^\uFEFF/, "").replaceAll("\r\n", "\n").trim();
     const file = relative(workdir, path);
-    return { instructions: trimmed === "" ? [] : [{ file, text: trimmed }], diagnostics: [] };
+    return { instructions: trimmed === "" ? [] : [{ file, text: trimmed }], diagnostics };
   }
-  return { instructions: [], diagnostics: [] };
+  return { instructions: [], diagnostics };
 }

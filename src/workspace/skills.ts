@@ -2,6 +2,8 @@
  * Skills of a workspace: `.agents/skills/<dir>/SKILL.md`, each with `name`
  * and `description` in its frontmatter. Only the catalog (name, description,
  * path) reaches the system prompt; the model reads a body when it needs it.
+ * A `SKILL.md` is read only when it is a regular file inside the project
+ * (`project_text.ts`).
  *
  * ```markdown
  * ---
@@ -16,7 +18,8 @@
 
 import { join } from "node:path";
 import { splitFrontmatter } from "../agents/frontmatter.ts";
-import { readTextFileAtMost } from "../read_at_most.ts";
+import { findProjectRoot } from "../project_root.ts";
+import { readProjectText } from "./project_text.ts";
 import { parseYaml } from "../config/yaml_source.ts";
 import { errorMessage, isRecord } from "../unknown.ts";
 
@@ -67,14 +70,19 @@ export async function loadSkills(workdir: string): Promise<SkillsResult> {
   folders.sort();
   const skills: Skill[] = [];
   const diagnostics: string[] = [];
+  const realRoot = await Deno.realPath(await findProjectRoot(workdir));
   for (const folder of folders) {
     const path = `${SKILLS_DIR}/${folder}/${SKILL_FILE}`;
     let read;
     try {
-      read = await readTextFileAtMost(join(workdir, path), MAX_SKILL_BYTES);
+      read = await readProjectText(join(workdir, path), realRoot, MAX_SKILL_BYTES);
     } catch (error) {
-      if (error instanceof Deno.errors.NotFound) continue; // a folder without a skill
       diagnostics.push(`skill "${folder}": cannot read the file: ${errorMessage(error)} (${path})`);
+      continue;
+    }
+    if (read.kind === "absent") continue; // a folder without a skill
+    if (read.kind === "refused") {
+      diagnostics.push(`skill "${folder}": the file ${read.why}, so it was left out (${path})`);
       continue;
     }
     if (!read.complete) {
