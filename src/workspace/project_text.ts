@@ -34,7 +34,10 @@ export async function readProjectText(
     case "absent":
       return found;
     case "outside":
-      return { kind: "refused", why: `leads to ${found.realPath}, outside the project ${realRoot}` };
+      return {
+        kind: "refused",
+        why: `leads to ${found.realPath}, outside the project ${realRoot}`,
+      };
     case "not_file":
       return { kind: "refused", why: "is not a regular file" };
     case "file": {
