@@ -96,7 +96,7 @@ Deno.test("rienda sessions in a subfolder of a project says where the project's 
   assert.equal(result.code, 0, result.stderr);
   assert.equal(result.stdout, "");
   assert.deepEqual(linesOf(result.stderr), [
-    `no sessions in ${deep} (rienda run -a AGENT starts one)`,
+    `no sessions in ${deep} (rienda run "PROMPT" starts one)`,
     `the project has 1 session in ${sub}: rienda sessions -C ${sub}`,
     `the project has 2 sessions in ${env.workdir}: rienda sessions -C ${env.workdir}`,
   ]);
@@ -104,6 +104,33 @@ Deno.test("rienda sessions in a subfolder of a project says where the project's 
   const outside = await env.makeDir("loose/inner");
   const loose = await env.run(["sessions"], { cwd: outside });
   assert.deepEqual(linesOf(loose.stderr), [
-    `no sessions in ${outside} (rienda run -a AGENT starts one)`,
+    `no sessions in ${outside} (rienda run "PROMPT" starts one)`,
   ]);
+});
+
+Deno.test("run -c in a subfolder of a project follows the rule of rienda sessions and says where the project's are", async () => {
+  await using provider = await startFakeProvider([{ text: "a" }, { text: "b" }]);
+  await using env = await createTestEnv({ provider });
+  await Deno.mkdir(`${env.workdir}/.git`);
+  const sub = await env.makeDir("workspace/src");
+  await started(env, "one");
+  await started(env, "two");
+  const result = await env.run(["run", "-c", "go on"], { cwd: sub });
+  assert.equal(result.code, 1, result.stderr);
+  assert.equal(
+    lastLine(result.stderr),
+    `rienda: no session to continue in ${sub} (rienda run "PROMPT" starts one); ` +
+      `the project has 2 sessions in ${env.workdir}: rienda run -C ${env.workdir} -c`,
+  );
+  assert.equal(provider.requests.length, 2);
+  const listed = await env.run(["sessions"], { cwd: sub });
+  assert.deepEqual(linesOf(listed.stderr), [
+    `no sessions in ${sub} (rienda run "PROMPT" starts one)`,
+    `the project has 2 sessions in ${env.workdir}: rienda sessions -C ${env.workdir}`,
+  ]);
+  // What the message says works.
+  provider.push({ text: "continued" });
+  const again = await env.run(["run", "-C", env.workdir, "-c", "go on"], { cwd: sub });
+  assert.equal(again.code, 0, again.stderr);
+  assert.equal(again.stdout, "continued\n");
 });

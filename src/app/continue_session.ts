@@ -16,7 +16,7 @@ import { type AgentDefinition, AgentFileError, loadAgentFile } from "../agents/a
 import type { AgentSource } from "../agents/agent_sources.ts";
 import { AgentNotFoundError, loadAgent } from "../agents/catalog.ts";
 import { type Message, toolCallsOf, type UserMessage } from "../llm/messages.ts";
-import { findSessionFile, latestSessionFile } from "../sessions/catalog.ts";
+import { findSessionFile, latestSessionFile, noSessionMessage } from "../sessions/catalog.ts";
 import { type NewEntry, toMessageFields } from "../sessions/entries.ts";
 import { type BranchContext, branchContext } from "../sessions/history.ts";
 import { openSession, type SessionFileWriter } from "../sessions/writer.ts";
@@ -67,11 +67,7 @@ export async function openContinuedSession(
   const file = target.kind === "id"
     ? await findSessionFile(sessionsDir, workdir, target.id)
     : await latestSessionFile(sessionsDir, workdir);
-  if (file === null) {
-    throw new Error(
-      `no session to continue in ${workdir} (start one with rienda run -a AGENT, or pass -C DIR)`,
-    );
-  }
+  if (file === null) throw new Error(await noSessionMessage(sessionsDir, workdir, "rienda run"));
   const { data, writer } = await openSession(file.path);
   const elsewhere = dirname(file.path) !== await projectDir(sessionsDir, workdir);
   if (elsewhere) {

@@ -29,7 +29,7 @@ import { createRunContext } from "../engine/compaction.ts";
 import { runAgent } from "../engine/run.ts";
 import { listFiles } from "../extensions/bridge/list_files.ts";
 import { EMPTY_USAGE, type Message } from "../llm/messages.ts";
-import { findSessionFile, latestSessionFile } from "../sessions/catalog.ts";
+import { findSessionFile, latestSessionFile, noSessionMessage } from "../sessions/catalog.ts";
 import { branchContext } from "../sessions/history.ts";
 import { readSessionFile } from "../sessions/reader.ts";
 import type {
@@ -120,9 +120,7 @@ export async function createChatBackend(options: ChatBackendOptions): Promise<Ch
       ? await findSessionFile(paths.sessionsDir, workdir, target.id)
       : await latestSessionFile(paths.sessionsDir, workdir);
     if (file === null) {
-      throw new Error(
-        `no session to continue in ${workdir} (start one with rienda -a AGENT, or pass -C DIR)`,
-      );
+      throw new Error(await noSessionMessage(paths.sessionsDir, workdir, "rienda"));
     }
     const data = await readSessionFile(file.path);
     const branch = branchContext(data);

@@ -5,21 +5,21 @@
  * @module
  */
 
-import { dirname, resolve } from "node:path";
+import { resolve } from "node:path";
 import { resolvePaths } from "../config/paths.ts";
 import {
-  countSessions,
   findSessionFile,
   listSessions,
   removeSession,
+  sessionsAbove,
   type SessionSummary,
+  START_HINT,
 } from "../sessions/catalog.ts";
 import { readSessionFile } from "../sessions/reader.ts";
 import { shortIds } from "../sessions/short_ids.ts";
 import { formatTranscript } from "../sessions/transcript.ts";
 import type { Io } from "../ui/io.ts";
 import { EXIT } from "./exit.ts";
-import { findProjectRoot } from "../project_root.ts";
 
 /** The flags every `sessions` command takes. */
 export interface SessionsFlags {
@@ -32,7 +32,7 @@ export async function sessionsList(io: Io, flags: SessionsFlags): Promise<number
   const { sessionsDir, workdir } = await locate(io, flags);
   const sessions = await listSessions(sessionsDir, workdir);
   if (sessions.length === 0) {
-    io.stderr.write(`no sessions in ${workdir} (rienda run -a AGENT starts one)\n`);
+    io.stderr.write(`no sessions in ${workdir} (${START_HINT})\n`);
     for (const { dir, count } of await sessionsAbove(sessionsDir, workdir)) {
       const noun = count === 1 ? "session" : "sessions";
       io.stderr.write(`the project has ${count} ${noun} in ${dir}: rienda sessions -C ${dir}\n`);
@@ -41,25 +41,6 @@ export async function sessionsList(io: Io, flags: SessionsFlags): Promise<number
   }
   io.stdout.write(formatSessionList(sessions, Date.now()));
   return EXIT.ok;
-}
-
-/**
- * The folders above `workdir` up to its project root (the nearest folder
- * upward holding `.git`) that have sessions, nearest first; none when
- * `workdir` is not inside a git project.
- */
-async function sessionsAbove(
-  sessionsDir: string,
-  workdir: string,
-): Promise<{ dir: string; count: number }[]> {
-  const root = await findProjectRoot(workdir);
-  const found: { dir: string; count: number }[] = [];
-  for (let dir = workdir; dir !== root;) {
-    dir = dirname(dir);
-    const count = await countSessions(sessionsDir, dir);
-    if (count > 0) found.push({ dir, count });
-  }
-  return found;
 }
 
 /** `rienda sessions show ID`: the transcript of one session. */

@@ -5,7 +5,8 @@
  * @module
  */
 
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { findProjectRoot } from "../project_root.ts";
 import type { HeaderEntry } from "./entries.ts";
 import { parseEntry, parseHeader } from "./parse_entry.ts";
 import { findLockHolder, lockPathOf, SessionLockedError } from "./lock.ts";
@@ -122,6 +123,46 @@ async function findInAnyWorkspace(sessionsDir: string, id: string): Promise<Sess
 /** How many sessions the workspace `workdir` has. */
 export async function countSessions(sessionsDir: string, workdir: string): Promise<number> {
   return (await sessionFiles(sessionsDir, workdir)).length;
+}
+
+/** How a workspace without sessions gets one, in the messages that say it has none. */
+export const START_HINT = 'rienda run "PROMPT" starts one';
+
+/**
+ * The folders above `workdir` up to its project root (the nearest folder
+ * upward holding `.git`) that have sessions, nearest first; none when
+ * `workdir` is not inside a git project.
+ */
+export async function sessionsAbove(
+  sessionsDir: string,
+  workdir: string,
+): Promise<{ dir: string; count: number }[]> {
+  const root = await findProjectRoot(workdir);
+  const found: { dir: string; count: number }[] = [];
+  for (let dir = workdir; dir !== root;) {
+    dir = dirname(dir);
+    const count = await countSessions(sessionsDir, dir);
+    if (count > 0) found.push({ dir, count });
+  }
+  return found;
+}
+
+/**
+ * The error of `-c` in a workspace without sessions: how to start one and,
+ * in a subfolder of a project, where its nearest sessions are (`rerun` is
+ * the command that continues them: `rienda run` or `rienda`).
+ */
+export async function noSessionMessage(
+  sessionsDir: string,
+  workdir: string,
+  rerun: string,
+): Promise<string> {
+  const [nearest] = await sessionsAbove(sessionsDir, workdir);
+  const where = nearest === undefined
+    ? ""
+    : `; the project has ${nearest.count} session${nearest.count === 1 ? "" : "s"} in ` +
+      `${nearest.dir}: ${rerun} -C ${nearest.dir} -c`;
+  return `no session to continue in ${workdir} (${START_HINT})${where}`;
 }
 
 /**
