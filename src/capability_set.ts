@@ -19,6 +19,8 @@ export interface CapabilitySet {
   readonly exec: boolean | readonly string[];
   /** Environment variable names `ctx.env.get` may read. */
   readonly env: readonly string[];
+  /** `ctx.store.shared` and `ctx.cache.shared`: the area every extension granted it shares. */
+  readonly shared: boolean;
 }
 
 /** A problem of a capabilities value: the path below it and what is wrong. */
@@ -34,7 +36,7 @@ const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const HOST_PATTERN =
   /^(?:\*|(?:\*\.)?[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?)*|\[[0-9a-f:.]+\])(?::[0-9]{1,5})?$/i;
 
-const CATEGORIES = ["file", "http", "exec", "env"];
+const CATEGORIES = ["file", "http", "exec", "env", "shared"];
 
 function kindOf(value: unknown): string {
   if (value === null) return "null";
@@ -108,7 +110,13 @@ export function parseCapabilitySet(
   value: unknown,
 ): { readonly set: CapabilitySet; readonly problems: readonly CapabilityProblem[] } {
   const problems: CapabilityProblem[] = [];
-  const empty: CapabilitySet = { file: { read: [], write: [] }, http: [], exec: false, env: [] };
+  const empty: CapabilitySet = {
+    file: { read: [], write: [] },
+    http: [],
+    exec: false,
+    env: [],
+    shared: false,
+  };
   if (value === null || value === undefined) return { set: empty, problems };
   if (!isPlainObject(value)) {
     problems.push({
@@ -148,12 +156,17 @@ export function parseCapabilitySet(
   let exec: CapabilitySet["exec"] = false;
   if (typeof value.exec === "boolean") exec = value.exec;
   else exec = stringList(value.exec, ["exec"], problems, programProblem);
+  const { shared } = value;
+  if (shared !== undefined && shared !== null && typeof shared !== "boolean") {
+    problems.push({ path: ["shared"], message: `must be true or false (found ${kindOf(shared)})` });
+  }
   return {
     set: {
       file,
       http: stringList(value.http, ["http"], problems, hostProblem),
       exec,
       env: stringList(value.env, ["env"], problems, envProblem),
+      shared: shared === true,
     },
     problems,
   };
@@ -166,9 +179,11 @@ function listText(items: readonly string[]): string {
 /** The text of one category (`file.read`, `http`, …) as messages and listings show it. */
 export function describeCategory(
   set: CapabilitySet,
-  category: "file.read" | "file.write" | "http" | "exec" | "env",
+  category: "file.read" | "file.write" | "http" | "exec" | "env" | "shared",
 ): string {
   switch (category) {
+    case "shared":
+      return set.shared ? "granted" : "none";
     case "file.read":
       return listText(set.file.read);
     case "file.write":
@@ -186,7 +201,10 @@ export function describeCategory(
   }
 }
 
-/** One line: `file read: .; file write: .cache/x; http: api.github.com; exec: git; env: none`. */
+/**
+ * One line: `file read: .; file write: .cache/x; http: api.github.com; exec: git; env: none`,
+ * then `shared: store and cache` when granted.
+ */
 export function describeCapabilitySet(set: CapabilitySet): string {
   return [
     `file read: ${describeCategory(set, "file.read")}`,
@@ -194,5 +212,7 @@ export function describeCapabilitySet(set: CapabilitySet): string {
     `http: ${describeCategory(set, "http")}`,
     `exec: ${describeCategory(set, "exec")}`,
     `env: ${describeCategory(set, "env")}`,
+    // Shown only when granted: most extensions never use the shared area.
+    ...(set.shared ? ["shared: store and cache"] : []),
   ].join("; ");
 }

@@ -202,6 +202,87 @@ Deno.test("exec with env: { PATH } that holds neither sh nor rm: both forms run,
   assert.deepEqual(await toolsTest(env, "listed"), { listed: [0, "c\n", ""] });
 });
 
+Deno.test("ctx.store and ctx.cache: each extension its own namespace, a shared area by capability, quotas", async () => {
+  await using env = await createTestEnv();
+  // An entry of an older version, when all extensions shared one namespace.
+  await env.writeFile(
+    "rienda-home/store/allow",
+    JSON.stringify({ name: "allow", expiresAt: null, value: "ls" }),
+  );
+  await env.writeTool(
+    "keeper",
+    probeTool(undefined, {
+      migrated: `ctx.store.shared.get("allow")`,
+      ownBefore: `ctx.store.get("allow")`,
+      set: `(ctx.store.set("allow", "git status"), "set")`,
+      cache: `(ctx.cache.set("token", "t1", 60), "set")`,
+    }),
+  );
+  assert.deepEqual(await toolsTest(env, "keeper"), {
+    migrated: "ls",
+    ownBefore: null,
+    set: "set",
+    cache: "set",
+  });
+  const mib = "x".repeat(1024 * 1024 - 64);
+  await env.writeTool(
+    "intruder",
+    probeTool({}, {
+      read: `ctx.store.get("allow")`,
+      cacheRead: `ctx.cache.get("token")`,
+      write: `(ctx.store.set("allow", "rm -rf /"), "set")`,
+      shared: `ctx.store.shared.get("allow")`,
+      sharedCache: `ctx.cache.shared.set("allow", "rm")`,
+      huge: `ctx.store.set("huge", "x".repeat(2 * 1024 * 1024))`,
+      fill: `(function () { for (var i = 0; ; i++) ctx.store.set("fill" + i, ${
+        JSON.stringify(mib)
+      }); })()`,
+    }),
+  );
+  const intruder = await toolsTest(env, "intruder");
+  const path = `${env.home}/tools/intruder/index.js`;
+  assert.deepEqual(intruder, {
+    read: null,
+    cacheRead: null,
+    write: "set",
+    shared: "Error: ctx.store.shared.get: the shared area is not in this tool's capabilities " +
+      `(shared: none); to grant it, set capabilities.shared to true in ${path}`,
+    sharedCache: "Error: ctx.cache.shared.set: the shared area is not in this tool's " +
+      `capabilities (shared: none); to grant it, set capabilities.shared to true in ${path}`,
+    huge:
+      "RangeError: ctx.store.set: the text is 2.0 MiB, more than the 1.0 MiB one entry may hold",
+    fill: 'RangeError: ctx.store.set: the tool "intruder"\'s store is full (16.0 MiB in 17 ' +
+      "entries; at most 16.0 MiB and 10000 entries): delete entries with ctx.store.del first",
+  });
+  await env.writeTool(
+    "sharer",
+    probeTool({ shared: true }, {
+      write: `(ctx.store.shared.set("note", "for all"), "set")`,
+      read: `ctx.store.shared.get("allow")`,
+    }),
+  );
+  assert.deepEqual(await toolsTest(env, "sharer"), { write: "set", read: "ls" });
+  await env.writeTool(
+    "keeper",
+    probeTool(undefined, {
+      own: `ctx.store.get("allow")`,
+      token: `ctx.cache.get("token")`,
+      note: `ctx.store.shared.get("note")`,
+    }),
+  );
+  assert.deepEqual(await toolsTest(env, "keeper"), {
+    own: "git status",
+    token: "t1",
+    note: "for all",
+  });
+  const listing = await env.run(["tools"]);
+  assert.match(
+    listing.stdout,
+    /sharer .*\n\s+capabilities: .*env: none; shared: store and cache\n/,
+  );
+  await assert.rejects(Deno.stat(`${env.home}/store/allow`), Deno.errors.NotFound);
+});
+
 Deno.test("config.yaml: require_capabilities gives undeclared extensions nothing; a grant there narrows a declaration", async () => {
   await using provider = await startFakeProvider();
   await using env = await createTestEnv({ provider });
@@ -284,7 +365,7 @@ Deno.test("a module's malformed capabilities break the extension; listings show 
   assert.equal(tools.code, 1);
   assert.match(
     tools.stderr,
-    /tool "bad": "capabilities\.net" unknown capability \(expected: file, http, exec, env\); "capabilities\.file\.read" must be a list of strings \(found a string\); "capabilities\.http\.0" must be a host, not a URL: a host pattern/,
+    /tool "bad": "capabilities\.net" unknown capability \(expected: file, http, exec, env, shared\); "capabilities\.file\.read" must be a list of strings \(found a string\); "capabilities\.http\.0" must be a host, not a URL: a host pattern/,
   );
   assert.match(
     tools.stdout,

@@ -275,25 +275,27 @@ Deno.test("ctx.cache and ctx.store keep text between invocations under the riend
   await using provider = await startFakeProvider();
   await using env = await createTestEnv({ provider });
   await env.writeTool(
-    "writer",
-    probe(`    ctx.cache.set("greeting", "hello", 3600);
-    ctx.cache.set("gone", "soon");
-    ctx.store.set("counter", "1");
+    "keeper",
+    probe(`    if (args.mode === "write") {
+      ctx.cache.set("greeting", "hello", 3600);
+      ctx.cache.set("gone", "soon");
+      ctx.store.set("counter", "1");
+      return JSON.stringify({
+        deleted: [ctx.cache.del("gone"), ctx.cache.del("gone")],
+        badTtl: attempt(function () { ctx.cache.set("x", "y", -1); }),
+        badName: attempt(function () { ctx.store.get(""); }),
+      });
+    }
     return JSON.stringify({
-      deleted: [ctx.cache.del("gone"), ctx.cache.del("gone")],
-      badTtl: attempt(function () { ctx.cache.set("x", "y", -1); }),
-      badName: attempt(function () { ctx.store.get(""); }),
-    });`),
-  );
-  await env.writeTool(
-    "reader",
-    probe(`    return JSON.stringify({
       cache: [ctx.cache.get("greeting"), ctx.cache.has("greeting"), ctx.cache.has("gone")],
       store: [ctx.store.get("counter"), ctx.store.get("never"), ctx.store.has("counter")],
     });`),
   );
-  await env.writeAgent("probe", { description: "Probes.", tools: ["writer", "reader"] });
-  const { results } = await runProbes(env, provider, [{ name: "writer" }, { name: "reader" }]);
+  await env.writeAgent("probe", { description: "Probes.", tools: ["keeper"] });
+  const { results } = await runProbes(env, provider, [
+    { name: "keeper", arguments: { mode: "write" } },
+    { name: "keeper", arguments: { mode: "read" } },
+  ]);
   assert.deepEqual(results, [
     {
       deleted: [true, false],
@@ -302,11 +304,11 @@ Deno.test("ctx.cache and ctx.store keep text between invocations under the riend
     },
     { cache: ["hello", true, false], store: ["1", null, true] },
   ]);
-  assert.deepEqual(await Array.fromAsync(Deno.readDir(`${env.home}/store`), (e) => e.name), [
-    "counter",
-  ]);
+  // The tool's own namespace: a folder named after its kind and name.
+  const own = `${env.home}/store/tool/keeper`;
+  assert.deepEqual(await Array.fromAsync(Deno.readDir(own), (e) => e.name), ["counter"]);
   // A second run (a new process) still sees them.
-  const again = await runProbes(env, provider, [{ name: "reader" }]);
+  const again = await runProbes(env, provider, [{ name: "keeper", arguments: { mode: "read" } }]);
   assert.deepEqual(again.results, [{ cache: ["hello", true, false], store: ["1", null, true] }]);
 });
 

@@ -68,6 +68,7 @@ export interface RawCapabilities {
   readonly http?: readonly string[];
   readonly exec?: boolean | readonly string[];
   readonly env?: readonly string[];
+  readonly shared?: boolean;
 }
 
 /** The `extensions:` section: `require_capabilities`, and a grant per extension name. */
@@ -170,6 +171,7 @@ const CAPABILITIES_SCHEMA = {
     http: STRING_LIST,
     exec: { type: ["boolean", "array"], items: NON_EMPTY_STRING },
     env: STRING_LIST,
+    shared: { type: "boolean" },
   },
 };
 

@@ -116,7 +116,7 @@ declare namespace Rienda {
     which(name: string): string | null;
   }
 
-  /** ctx.cache and ctx.store: text by name, shared by every extension of the home. */
+  /** ctx.cache and ctx.store: text by name, in a namespace of the extension's own (shared: the area of every extension granted it). */
   interface KeyValueApi {
     /** The text, or null when absent (or expired). */
     get(name: string): string | null;
@@ -126,14 +126,25 @@ declare namespace Rienda {
   }
 
   /** ctx.cache: entries may expire. */
-  interface CacheApi extends KeyValueApi {
-    /** Stores text; ttl_seconds (positive) makes it expire; no expiry without it. */
+  interface CacheArea extends KeyValueApi {
+    /** Stores text (at most 1 MiB; 16 MiB and 10000 entries per area); ttl_seconds (positive) makes it expire. */
     set(name: string, text: string, ttl_seconds?: number): void;
   }
 
   /** ctx.store: entries never expire. */
-  interface StoreApi extends KeyValueApi {
+  interface StoreArea extends KeyValueApi {
+    /** Stores text (at most 1 MiB; 16 MiB and 10000 entries per area). */
     set(name: string, text: string): void;
+  }
+
+  /** ctx.cache: the extension's own entries, and the shared area (capabilities.shared). */
+  interface CacheApi extends CacheArea {
+    readonly shared: CacheArea;
+  }
+
+  /** ctx.store: the extension's own entries, and the shared area (capabilities.shared). */
+  interface StoreApi extends StoreArea {
+    readonly shared: StoreArea;
   }
 
   /** A question of ctx.confirm, or a notice of ctx.notify. */
@@ -194,6 +205,8 @@ declare namespace Rienda {
     exec?: boolean | string[];
     /** Variable names ctx.env.get may read. */
     env?: string[];
+    /** true: ctx.store.shared and ctx.cache.shared, the area every extension granted it shares. */
+    shared?: boolean;
   }
 
   /** What execute returns: text, or text marked as an error. */

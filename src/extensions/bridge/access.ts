@@ -22,7 +22,7 @@ import type { Grant, GrantLayer } from "../capabilities.ts";
 import { BridgeError } from "./arguments.ts";
 
 /** A category of grants, as messages name it (`capabilities.<category>`). */
-export type Category = "file.read" | "file.write" | "http" | "exec" | "env";
+export type Category = "file.read" | "file.write" | "http" | "exec" | "env" | "shared";
 
 /** The most symbolic links one path may go through (as Linux's `ELOOP`). */
 const MAX_LINKS = 40;
@@ -285,4 +285,17 @@ export function checkExec(grant: Grant, fn: string, program: string | null): boo
     throw denial(grant, layer, fn, subject, "exec", program === null || JSON.stringify(program));
   }
   return listed;
+}
+
+/**
+ * Checks that every layer grants the shared area of `ctx.store` and
+ * `ctx.cache` (`shared: true`).
+ *
+ * @throws {BridgeError} when a layer does not
+ */
+export function checkShared(grant: Grant, fn: string): void {
+  for (const layer of grant.layers) {
+    if (layer.set.shared) continue;
+    throw denial(grant, layer, fn, "the shared area", "shared", true);
+  }
 }

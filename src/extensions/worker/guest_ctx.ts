@@ -302,19 +302,24 @@ export function createCtx(context: QuickJSContext, hooks: CtxHooks): GuestCtx {
   const host = hostFunction(guest, hooks);
   const spaces = new Map<string, QuickJSHandle>();
   for (const name of HOST_FUNCTIONS) {
-    const [first = name, second] = name.split(".");
+    // `store.shared.get`: `ctx.store`, then `ctx.store.shared`, each made once.
+    const parts = name.split(".");
+    const member = parts.pop() ?? name;
     let owner = ctx;
-    if (second !== undefined) {
-      owner = spaces.get(first) ?? context.newObject();
-      if (!spaces.has(first)) {
-        spaces.set(first, owner);
-        context.setProp(ctx, first, owner);
+    for (let depth = 1; depth <= parts.length; depth++) {
+      const path = parts.slice(0, depth).join(".");
+      let space = spaces.get(path);
+      if (space === undefined) {
+        space = context.newObject();
+        spaces.set(path, space);
+        context.setProp(owner, parts[depth - 1] ?? path, space);
       }
+      owner = space;
     }
     const bound = context.newString(name);
     const fn = context.callFunction(guest.intrinsics.bind, host, context.undefined, bound);
     bound.dispose();
-    context.setProp(owner, second ?? first, context.unwrapResult(fn));
+    context.setProp(owner, member, context.unwrapResult(fn));
     fn.dispose();
   }
   for (const handle of [host, ...spaces.values()]) handle.dispose();

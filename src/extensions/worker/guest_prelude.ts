@@ -37,6 +37,14 @@ export const HOST_FUNCTIONS = [
   "store.set",
   "store.has",
   "store.del",
+  "cache.shared.get",
+  "cache.shared.set",
+  "cache.shared.has",
+  "cache.shared.del",
+  "store.shared.get",
+  "store.shared.set",
+  "store.shared.has",
+  "store.shared.del",
 ] as const;
 
 /** Wraps a CommonJS module so its line numbers stay those of the user's file. */
