@@ -225,3 +225,35 @@ Deno.test("rienda init --test writes an example case that records and then passe
   const again = await env.run(["init", "--test"]);
   assert.match(again.stdout, /kept {5}.*\/agent-tests\/assistant\.test\.yaml \(exists\)/);
 });
+
+Deno.test("a files expectation never reads through a link the run left to a file outside the workspace", async () => {
+  await using env = await createTestEnv();
+  await env.writeFile("outside/secret.txt", "do not show me\n");
+  await env.writeFile(
+    "workspace/agent-tests/leak.test.yaml",
+    'prompt: go\nexpect:\n  files:\n    leak.txt: { equals: "x" }\n    ../../outside/secret.txt: { equals: "x" }\n',
+  );
+  const recorded = await record(env, "agent-tests/leak.test.yaml", [
+    {
+      toolCalls: [{
+        name: "shell",
+        arguments: { command: `ln -s ${env.root}/outside/secret.txt leak.txt` },
+      }],
+    },
+    { text: "linked" },
+  ]);
+  assert.equal(recorded.result.code, 1);
+  assert.ok(!recorded.result.stdout.includes("do not show me"), recorded.result.stdout);
+  assert.ok(
+    linesOf(recorded.result.stdout).includes(
+      '      files["leak.txt"] equals: expected "x", actual no such file in the workspace',
+    ),
+    recorded.result.stdout,
+  );
+  assert.ok(
+    linesOf(recorded.result.stdout).includes(
+      '      files["../../outside/secret.txt"] equals: expected "x", actual no such file in the workspace',
+    ),
+    recorded.result.stdout,
+  );
+});

@@ -142,6 +142,32 @@ Deno.test("a cassette has a header, one line per exchange, and no key or configu
   assert.equal((exchange.response as Record<string, unknown>).status, 401);
 });
 
+Deno.test("a key the provider echoes split across two chunks is masked in the cassette too", async () => {
+  await using env = await createTestEnv();
+  const key = "sk-live-0123456789abcdefghij";
+  const chunk = (content: string) =>
+    `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content } }] })}\n\n`;
+  const sse = chunk(`the key is ${key} indeed`) +
+    `data: ${JSON.stringify({ choices: [{ index: 0, delta: {}, finish_reason: "stop" }] })}\n\n` +
+    "data: [DONE]\n\n";
+  const cut = sse.indexOf("0123456789") + 4;
+  await using provider = await startFakeProvider([
+    { rawStream: { chunks: [sse.slice(0, cut), sse.slice(cut)] }, chunkDelayMs: 100 },
+  ]);
+  await env.writeConfig(
+    defaultConfig(provider.url).replace("api_key: test-key", `api_key: ${key}`),
+  );
+  const cassette = `${env.root}/c.jsonl`;
+  const live = await env.run(["run", "-a", "coder", "--record", cassette, "hello"]);
+  assert.equal(live.code, 0, live.stderr);
+  const text = await Deno.readTextFile(cassette);
+  assert.ok(!text.includes("sk-live-0123"), text);
+  assert.ok(!text.includes("6789abcdefghij"), text);
+  const replay = await env.run(["run", "-a", "coder", "--replay", cassette, "hello"]);
+  assert.equal(replay.code, 0, replay.stderr);
+  assert.equal(replay.stdout, live.stdout);
+});
+
 Deno.test("an error and the retries before it replay as recorded, waits included, without waiting", async () => {
   await using env = await createTestEnv();
   const { live, cassette, trap, requests } = await recorded(env, [

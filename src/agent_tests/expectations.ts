@@ -16,7 +16,7 @@ export interface Observed {
   readonly tools: readonly string[];
   /** The names of the calls a hook refused, in order. */
   readonly refused: readonly string[];
-  /** A file of the workspace after the run, by relative path; null when there is none. */
+  /** A file of the workspace after the run, by relative path; null when there is none (or it leads outside). */
   readFile(path: string): Promise<string | null>;
 }
 
@@ -38,7 +38,7 @@ export function shown(value: unknown): string {
 }
 
 function matchFailure(name: string, matcher: TextMatcher, actual: string | null): Failure | null {
-  const got = actual === null ? "no such file" : shown(actual);
+  const got = actual === null ? "no such file in the workspace" : shown(actual);
   switch (matcher.kind) {
     case "contains":
       return actual !== null && actual.includes(matcher.text)

@@ -85,7 +85,7 @@ export function createRecorder(path: string): CassetteTap {
       });
       const redact = lineRedactor(options.headers);
       const toLine = (open: OpenTurn, exchange: OpenExchange, response: OpenResponse) =>
-        redact(exchangeLine(exchangeOf(options, open, exchange, response)));
+        redact(exchangeLine(exchangeOf(options, open, exchange, keyWhole(response, redact))));
       return {
         ref: options.ref,
         async *stream(request: ModelRequest, signal: AbortSignal): AsyncGenerator<ModelEvent> {
@@ -260,6 +260,19 @@ function keptHeaders(headers: Headers): Record<string, string> {
 /** A redirect's target without a query (it may carry a token); relative targets stay relative. */
 function shownLocation(location: string): string {
   return location.replace(/[?#].*$/s, "");
+}
+
+/**
+ * The response with its chunks merged into one when a secret spans two of
+ * them (the line's redaction sees each chunk's string apart); chunk
+ * boundaries only decide how finely the replay streams.
+ */
+function keyWhole(response: OpenResponse, redact: (text: string) => string): OpenResponse {
+  if (response.kind === "failed" || response.chunks.length < 2) return response;
+  const whole = response.chunks.join("");
+  const redacted = redact(whole);
+  if (redacted === whole || response.chunks.map(redact).join("") === redacted) return response;
+  return { ...response, chunks: [whole] };
 }
 
 /** `redactSecrets`, and the values of the provider's configured headers masked too. */

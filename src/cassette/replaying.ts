@@ -19,6 +19,7 @@ import type { ModelClient, ModelEvent, ModelRequest } from "../llm/model_events.
 import { createModelClient, type ModelClientOptions } from "../providers/client.ts";
 import type { Sleep } from "../providers/retry.ts";
 import { errorMessage } from "../unknown.ts";
+import { readTextFileAtMost } from "../read_at_most.ts";
 import {
   type Cassette,
   CassetteError,
@@ -40,6 +41,9 @@ export interface ReplayOptions {
   readonly strict: boolean;
 }
 
+/** The largest cassette rienda reads: far more than any recorded run, far less than memory. */
+export const MAX_CASSETTE_BYTES = 256 * 1024 * 1024;
+
 /** A retry's wait, skipped: the cassette already holds what came after it. */
 const skipWait: Sleep = (_ms, signal) =>
   signal.aborted ? Promise.reject(signal.reason) : Promise.resolve();
@@ -52,8 +56,15 @@ const skipWait: Sleep = (_ms, signal) =>
 export async function loadReplayer(path: string, options: ReplayOptions): Promise<CassetteTap> {
   let source: string;
   try {
-    source = await Deno.readTextFile(path);
+    const read = await readTextFileAtMost(path, MAX_CASSETTE_BYTES);
+    if (!read.complete) {
+      throw new CassetteError(
+        `--replay ${path}: the cassette is larger than 256 MiB: record a shorter run`,
+      );
+    }
+    source = read.text;
   } catch (error) {
+    if (error instanceof CassetteError) throw error;
     if (error instanceof Deno.errors.NotFound) {
       throw new CassetteError(`--replay ${path}: no such file: record it with --record ${path}`);
     }

@@ -24,6 +24,7 @@ import { resolvePaths } from "../config/paths.ts";
 import type { RunEvent } from "../engine/events.ts";
 import type { Io, TextSink } from "../ui/io.ts";
 import { errorMessage } from "../unknown.ts";
+import { readTextFileAtMost } from "../read_at_most.ts";
 import { EXIT, exitCodeFor } from "./exit.ts";
 import { runCommand, type RunFlags, type RunObserver } from "./run.ts";
 
@@ -56,6 +57,12 @@ export interface CaseOutcome {
   readonly failures: readonly string[];
 }
 
+/** The largest case file read: a case is a few lines. */
+const MAX_CASE_FILE_BYTES = 1024 * 1024;
+
+/** The most of a workspace file an expectation reads. */
+const MAX_CHECKED_FILE_BYTES = 32 * 1024 * 1024;
+
 /** Runs the case in `file` (an absolute path). */
 export async function runCase(file: string, options: CaseRunOptions): Promise<CaseOutcome> {
   const started = performance.now();
@@ -68,7 +75,9 @@ export async function runCase(file: string, options: CaseRunOptions): Promise<Ca
   });
   let test: TestCase;
   try {
-    test = parseCaseFile(await Deno.readTextFile(file), file);
+    const read = await readTextFileAtMost(file, MAX_CASE_FILE_BYTES);
+    if (!read.complete) throw new CaseFileError(`${file}: a case file is larger than 1 MiB`);
+    test = parseCaseFile(read.text, file);
   } catch (error) {
     return outcome([
       error instanceof CaseFileError ? error.message : `${file}: ${errorMessage(error)}`,
@@ -150,11 +159,21 @@ async function agentFlags(test: TestCase, io: Io): Promise<string[]> {
   }
 }
 
-/** A file of the workspace after the run; null when missing or outside it. */
+/**
+ * A file of the workspace after the run (its first 32 MiB); null when it is
+ * missing or, through `..` or a symbolic link the run left, outside the workspace: a
+ * failure shows the file's start, and it must never be one of the user's own files.
+ */
 async function readWorkspaceFile(workspace: string, path: string): Promise<string | null> {
   const relative = normalize(path);
   if (isAbsolute(relative) || relative === ".." || relative.startsWith("../")) return null;
-  return await Deno.readTextFile(resolve(workspace, relative)).catch(() => null);
+  try {
+    const real = await Deno.realPath(resolve(workspace, relative));
+    if (!real.startsWith(`${workspace}/`)) return null;
+    return (await readTextFileAtMost(real, MAX_CHECKED_FILE_BYTES)).text;
+  } catch {
+    return null;
+  }
 }
 
 /** What an in-process run left. */
