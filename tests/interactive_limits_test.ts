@@ -78,3 +78,41 @@ Deno.test("interactive: a tool printing a 30 MB line shows its tail, and Esc sto
   await pty.type("\x04");
   assert.equal((await pty.wait()).code, 0);
 });
+
+Deno.test("interactive: @ in a tree of more files than it lists says so, and finds a file by its folder", async () => {
+  await using provider = await startFakeProvider();
+  await using env = await createTestEnv({ provider });
+  const big = await env.makeDir("big");
+  {
+    for (let folder = 0; folder < 25; folder++) {
+      await Deno.mkdir(`${big}/a/${folder}`, { recursive: true });
+      for (let file = 0; file < 1_000; file++) {
+        Deno.writeFileSync(`${big}/a/${folder}/${file}.txt`, new Uint8Array());
+      }
+    }
+    await Deno.mkdir(`${big}/zz/deep`, { recursive: true });
+    await Deno.writeTextFile(`${big}/zz/deep/target.ts`, "x");
+    await using pty = await chat(env, ["-a", "coder", "-C", big]);
+    await pty.waitFor(IDLE, "the prompt");
+    await pty.type("@target");
+    const popup = await pty.waitFor(
+      (s) => s.includes("zz/deep/target.ts") || s.includes("no match for target"),
+      "the popup",
+      30_000,
+    );
+    // Found, or an honest "not in what was listed": never a bare "no match".
+    assert.ok(
+      popup.includes("zz/deep/target.ts") ||
+        popup.includes("no match for target in the files listed"),
+      popup,
+    );
+    await pty.type("\x15@zz/deep/tar");
+    await pty.waitFor(
+      (s) => s.includes("  zz/deep/target.ts") || s.includes("› zz/deep/target.ts"),
+      "the file, by its folder",
+      30_000,
+    );
+    await pty.type("\x15\x04");
+    assert.equal((await pty.wait()).code, 0);
+  }
+});

@@ -27,7 +27,6 @@ import { loadCredentials } from "../config/credentials.ts";
 import { resolvePaths } from "../config/paths.ts";
 import { createRunContext } from "../engine/compaction.ts";
 import { runAgent } from "../engine/run.ts";
-import { listFiles } from "../extensions/bridge/list_files.ts";
 import { EMPTY_USAGE, type Message } from "../llm/messages.ts";
 import { findSessionFile, latestSessionFile, noSessionMessage } from "../sessions/catalog.ts";
 import { branchContext } from "../sessions/history.ts";
@@ -43,6 +42,7 @@ import { errorMessage } from "../unknown.ts";
 import { appendHistory, historyPath, loadHistory } from "./chat_history.ts";
 import * as sessionOps from "./chat_sessions.ts";
 import type { InteractiveFlags } from "./interactive_flags.ts";
+import { listWorkspaceFiles } from "./chat_files.ts";
 import { modelChoices } from "./chat_models.ts";
 import { modelRows } from "./models.ts";
 
@@ -56,9 +56,6 @@ export interface ChatBackendOptions {
   readonly io: Io;
   readonly flags: InteractiveFlags;
 }
-
-/** Files `@` offers at most. */
-const MAX_FILES = 20_000;
 
 /**
  * Resolves the workspace, the agent and the session to continue, so the
@@ -267,18 +264,7 @@ export async function createChatBackend(options: ChatBackendOptions): Promise<Ch
     remember(prompt) {
       void appendHistory(historyFile, prompt);
     },
-    async files() {
-      const entries = await listFiles({
-        workdir,
-        root: workdir,
-        recursive: true,
-        respectIgnoreFiles: true,
-        signal: AbortSignal.timeout(2_000),
-      }).catch(() => []);
-      return entries.slice(0, MAX_FILES).map((entry) =>
-        entry.isDir ? `${entry.path}/` : entry.path
-      );
-    },
+    files: (folder) => listWorkspaceFiles(workdir, folder),
     async agents() {
       const { agents } = await listRunnableAgents(await agentSources(paths, workdir));
       return agents.map((agent) => ({

@@ -128,7 +128,7 @@ export function runApp(options: AppOptions): Promise<number> {
   const completer = createCompleter({
     editor,
     theme,
-    files: () => backend.files(),
+    files: (folder) => backend.files(folder),
     invalidate,
     submit: () => submit(),
   });

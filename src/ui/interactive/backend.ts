@@ -52,6 +52,16 @@ export interface TurnResult {
   readonly usage: Usage;
 }
 
+/** What `@` completes from. */
+export interface FileListing {
+  /** The folder listed, relative to the workspace ("" for all of it). */
+  readonly folder: string;
+  /** Workspace-relative paths, folders ending in `/`. */
+  readonly paths: readonly string[];
+  /** False when the listing was cut short (too many files, or too slow). */
+  readonly complete: boolean;
+}
+
 /** One row of a picker. */
 export interface Choice {
   readonly value: string;
@@ -78,8 +88,12 @@ export interface ChatBackend {
   history(): Promise<string[]>;
   /** Keeps a prompt in the workspace's history. */
   remember(prompt: string): void;
-  /** The workspace's files and folders (folders end in `/`), honouring ignore files. */
-  files(): Promise<string[]>;
+  /**
+   * The files and folders (folders end in `/`) under `folder` of the
+   * workspace ("" for all of it), honouring ignore files; a long listing is
+   * cut short and says so.
+   */
+  files(folder: string): Promise<FileListing>;
   /** The agents (value: the id). */
   agents(): Promise<Choice[]>;
   /** The models and aliases of the ready providers (value: the reference; `P/*`: type one). */

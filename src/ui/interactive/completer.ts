@@ -16,6 +16,7 @@ import {
   popupRows,
 } from "./completion.ts";
 import type { EditorState } from "./editor.ts";
+import type { FileListing } from "./backend.ts";
 import type { Key } from "./keys.ts";
 import type { Theme } from "./style.ts";
 
@@ -23,8 +24,8 @@ import type { Theme } from "./style.ts";
 export interface CompleterOptions {
   readonly editor: EditorState;
   readonly theme: Theme;
-  /** Lists the workspace (folders end in `/`). */
-  readonly files: () => Promise<string[]>;
+  /** Lists a folder of the workspace ("" for all of it; folders end in `/`). */
+  readonly files: (folder: string) => Promise<FileListing>;
   readonly invalidate: () => void;
   /** Sends the editor's text (Enter on a complete command). */
   readonly submit: () => void;
@@ -47,7 +48,43 @@ export function createCompleter(options: CompleterOptions): Completer {
   let popup: CompletionPopup | null = null;
   /** The start of a word whose popup Esc closed: it stays closed while that word is edited. */
   let dismissedAt: number | null = null;
-  let files: string[] = [];
+  /** The workspace's listing for this `@`; null while it is on its way. */
+  let root: FileListing | null = null;
+  /** A folder's listing, when the workspace's was cut short (see {@link narrow}). */
+  let narrowed: FileListing | null = null;
+  /** The folder being listed now, if any. */
+  let listingFolder: string | null = null;
+
+  /** Lists `folder`; the popup shows it once it is there (unless a later listing was asked for). */
+  function list(folder: string) {
+    listingFolder = folder;
+    const show = (found: FileListing) => {
+      if (listingFolder !== folder) return;
+      listingFolder = null;
+      if (folder === "") root = found;
+      else narrowed = found;
+      refresh();
+      options.invalidate();
+    };
+    // A listing that failed is one that found nothing, and says it may have missed files.
+    void options.files(folder).then(show, () => show({ folder, paths: [], complete: false }));
+  }
+
+  /**
+   * The listing a file query completes from: the workspace's, or, when that
+   * was cut short (a big tree), that of the folder the query names
+   * (`src/ui/` of `src/ui/blo`), listed on demand, so no file is out of reach.
+   */
+  function listingFor(query: string): FileListing | null {
+    if (root === null || root.complete) return root;
+    const folder = query.slice(0, query.lastIndexOf("/") + 1);
+    if (folder === "") return root;
+    if (narrowed !== null && folder.startsWith(narrowed.folder)) {
+      if (narrowed.complete || narrowed.folder === folder) return narrowed;
+    }
+    if (listingFolder !== folder) list(folder);
+    return null;
+  }
 
   function refresh() {
     const query = completionAt(editor.text, editor.cursor);
@@ -60,15 +97,21 @@ export function createCompleter(options: CompleterOptions): Completer {
       popup.query.kind !== query.kind;
     if (fresh && query.kind === "file") {
       // Each new `@` lists the workspace again, so new files show up.
-      void options.files().then((list) => {
-        files = list;
-        refresh();
-        options.invalidate();
-      });
+      root = null;
+      narrowed = null;
+      list("");
     }
-    const candidates = candidatesFor(query, { commands: COMMANDS, files });
+    const listing = query.kind === "file" ? listingFor(query.query) : null;
+    const candidates = candidatesFor(query, { commands: COMMANDS, files: listing?.paths ?? [] });
     const selected = fresh || popup === null ? 0 : Math.min(popup.selected, candidates.length - 1);
-    popup = { query, candidates, selected: Math.max(0, selected) };
+    const state = query.kind === "command"
+      ? "complete"
+      : listing === null
+      ? "listing"
+      : listing.complete
+      ? "complete"
+      : "partial";
+    popup = { query, candidates, selected: Math.max(0, selected), files: state };
   }
 
   function accept(candidate: Candidate) {

@@ -51,6 +51,8 @@ export interface CompletionPopup {
   readonly query: CompletionQuery;
   readonly candidates: readonly Candidate[];
   selected: number;
+  /** Whether the files are all there, being listed, or a listing cut short (big trees). */
+  readonly files: "complete" | "listing" | "partial";
 }
 
 /** The candidates for a query, best first. */
@@ -78,7 +80,25 @@ export function candidatesFor(
 export function popupRows(popup: CompletionPopup, width: number, theme: Theme): string[] {
   const { candidates, selected } = popup;
   if (candidates.length === 0) {
-    return [theme.dim(`  no match for ${terminalSafe(popup.query.query)}`)];
+    const query = terminalSafe(popup.query.query);
+    switch (popup.files) {
+      case "listing":
+        return [theme.dim("  listing the workspace…")];
+      case "partial":
+        return [
+          theme.dim(
+            truncate(
+              `  no match for ${query} in the files listed (too many to list them all): ` +
+                "type its folder, e.g. src/, to look inside",
+              width - 1,
+            ),
+          ),
+        ];
+      case "complete":
+        return [theme.dim(`  no match for ${query}`)];
+      default:
+        return popup.files satisfies never;
+    }
   }
   const first = Math.min(
     Math.max(0, selected - VISIBLE + 1),
