@@ -87,6 +87,7 @@ export async function openExtensionWorkbench(
   const builtins = builtinTools({
     autoApprove: request.autoApprove,
     guarded: guardedHomePaths(paths),
+    home: paths.home,
   });
   const host = new ExtensionHost();
   const context = createExtensionContext({

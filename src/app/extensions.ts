@@ -29,6 +29,7 @@ import type { Tool } from "../tools/tool.ts";
 /** The folders of the rienda home extensions use, and the files the file tools guard. */
 export type ExtensionPaths = Pick<
   RiendaPaths,
+  | "home"
   | "toolsDir"
   | "hooksDir"
   | "cacheDir"
@@ -126,6 +127,7 @@ export async function loadRunExtensions(request: RunExtensionsRequest): Promise<
     autoApprove,
     ...(confirm === undefined ? {} : { confirm }),
     guarded: guardedHomePaths(paths),
+    home: paths.home,
   });
   const byName = new Map(builtins.map((tool) => [tool.name, tool]));
   const builtinOnly = agent.hooks.length === 0 &&

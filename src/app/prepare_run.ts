@@ -37,6 +37,7 @@ import { noModelMessage } from "./default_model.ts";
 import { agentModel } from "./agent_model.ts";
 import { fullModelRef, resolveModel, ThinkingLevelError } from "./resolve_model.ts";
 import { bindRunSession } from "./run_session.ts";
+import { homeWorkspaceWarning } from "./home_workspace.ts";
 import { loadRunTools } from "./run_tools.ts";
 import { checkedTool } from "./checked_tool.ts";
 
@@ -158,6 +159,7 @@ export async function prepareRun(request: RunRequest): Promise<RunPlan> {
   });
   failure.use(extensions);
   const workspace = await reading;
+  const atHome = await homeWorkspaceWarning(workdir, request.env);
   const resumed = continued === null ? null : continuation(continued, {
     agent: agent.id,
     agentFile: request.agent === undefined
@@ -221,6 +223,7 @@ export async function prepareRun(request: RunRequest): Promise<RunPlan> {
         ...(continued?.warnings ?? []),
         ...extensions.diagnostics,
         ...workspace.diagnostics,
+        ...(atHome === undefined ? [] : [atHome]),
       ],
       ...(maxTurns === undefined ? {} : { maxTurns }),
     },

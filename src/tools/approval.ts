@@ -3,7 +3,10 @@
  * docs/security.md, "What the file tools refuse"):
  *
  * - `write` and `edit` change files inside the workspace freely; a path
- *   outside it needs approval.
+ *   outside it needs approval, and so does one that runs code later even
+ *   inside it: in a `.git` folder (its config and hooks run at the next git
+ *   command) or in rienda's home ({@link Approval.home}: its tools, hooks,
+ *   agents and trust.json), when the workspace contains it.
  * - rienda's own files ({@link Approval.guarded}: keys, config, sessions,
  *   store) need approval for every file tool that reads or writes them.
  *
@@ -14,6 +17,7 @@
  * @module
  */
 
+import { sep } from "node:path";
 import { type GuardedPath, guardOf } from "./guarded_paths.ts";
 import { isInsideWorkspace } from "./tool_paths.ts";
 
@@ -38,6 +42,8 @@ export interface Approval {
   readonly confirm?: (question: ApprovalQuestion, signal: AbortSignal) => Promise<boolean>;
   /** rienda's own files, which the file tools touch only with approval; none when absent. */
   readonly guarded?: readonly GuardedPath[];
+  /** `$RIENDA_HOME`, which `write` and `edit` change only with approval; none when absent. */
+  readonly home?: string;
 }
 
 /** No person and no `-y`: every write outside the workspace is refused. */
@@ -100,7 +106,18 @@ export async function checkWrite(
     // One question covers both: it is rienda's own file, wherever it is.
     return await checkGuarded(approval, { tool, verb, path, signal });
   }
-  if (await isInsideWorkspace(workdir, path)) return null;
+  if (await isInsideWorkspace(workdir, path)) {
+    const what = await runsCodeLater(approval, path);
+    if (what === null) return null;
+    const question: ApprovalQuestion = {
+      title: `${tool}: write inside ${what}?`,
+      body: `${path} is inside ${what}.`,
+      from: "rienda",
+    };
+    if (await approved(approval, question, signal)) return null;
+    return `refused to write ${path}: it is inside ${what}` +
+      refusalEnd(approval, "writes there", "leave it alone");
+  }
   const question: ApprovalQuestion = {
     title: `${tool}: write outside the workspace?`,
     body: `${path} is outside the workspace ${workdir}.`,
@@ -109,4 +126,22 @@ export async function checkWrite(
   if (await approved(approval, question, signal)) return null;
   return `refused to write ${path}: it is outside the workspace ${workdir}` +
     refusalEnd(approval, "writes outside the workspace", "write inside the workspace");
+}
+
+/** A folder name git reads commands from (any case: a case-insensitive disk opens `.GIT` as `.git`). */
+const GIT_DIR = ".git";
+
+/**
+ * What the real path `path` lies in that runs code later, worded for a
+ * question, or null: a `.git` folder or file, or rienda's home.
+ */
+async function runsCodeLater(approval: Approval, path: string): Promise<string | null> {
+  if (path.split(sep).some((part) => part.toLowerCase() === GIT_DIR)) {
+    return "a .git folder (git runs what its config and hooks name)";
+  }
+  if (approval.home === undefined) return null;
+  const home = { path: approval.home, what: `rienda's home ${approval.home}` };
+  return (await guardOf([home], path)) === null
+    ? null
+    : `${home.what} (its tools, hooks and agents run)`;
 }
