@@ -10,6 +10,7 @@ import {
 
 const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "rienda-app-ext-" }));
 const paths = {
+  home: root,
   toolsDir: join(root, "tools"),
   hooksDir: join(root, "hooks"),
   cacheDir: join(root, "cache"),
