@@ -83,7 +83,7 @@ Deno.test("interactive: every edit and write shows its diff, red and green", asy
   );
   assert.match(
     all,
-    /✓ edit {2}a\.txt · \+1 −1\n {2}│ @@ -1,3 \+1,3 @@\n {2}│  ALPHA\n {2}│  beta\n {2}│ -gamma\n {2}│ \+GAMMA/,
+    /✓ edit {2}a\.txt · \+1 −1\n {2}│ @@ -1,3 \+1,3 @@\n {2}│ {2}ALPHA\n {2}│ {2}beta\n {2}│ -gamma\n {2}│ \+GAMMA/,
   );
   assert.match(
     all,

@@ -69,7 +69,7 @@ Deno.test("interactive: a tool printing a 30 MB line shows its tail, and Esc sto
   await using env = await createTestEnv({ provider });
   await using pty = await chat(env, ["-a", "coder", "go"]);
   const running = await pty.waitFor((s) => s.includes("│ written"), "the output's end", 60_000);
-  assert.match(running, /│ x{20}x*…\n  │ written\n/);
+  assert.match(running, /│ x{20}x*…\n {2}│ written\n/);
   const pressed = Date.now();
   await pty.type("\x1b");
   await pty.waitFor((s) => s.includes("! interrupted") && IDLE(s), "the interrupt");
