@@ -46,6 +46,16 @@ const BROKEN_AGENTS: { claim: string; text: string; expect: RegExp }[] = [
     expect: /model.*gpt 4o/,
   },
   {
+    claim: "an unknown bare model name",
+    text: "---\ndescription: Broken.\nmodel: nomodelslash\n---\nBody.\n",
+    expect: /broken\.md:3: model: unknown model "nomodelslash": /,
+  },
+  {
+    claim: "a model of an unknown provider",
+    text: "---\ndescription: Broken.\nmodel: nope/some-model\n---\nBody.\n",
+    expect: /broken\.md:3: model: .*unknown provider "nope"/,
+  },
+  {
     claim: "tools that are not a list",
     text: "---\ndescription: Broken.\ntools: 3\n---\nBody.\n",
     expect: /tools/,

@@ -63,7 +63,7 @@ export interface AgentDefinition {
   readonly hookPolicies?: ReadonlyMap<string, HookPolicy>;
   /** `timeout_ms` of the object entries of `tools:`, by tool name. */
   readonly toolTimeouts?: ReadonlyMap<string, number>;
-  /** The file line of each tool and hook name, keyed `tools:NAME` and `hooks:NAME`. */
+  /** The file line of each tool and hook name, keyed `tools:NAME` and `hooks:NAME`, and of `model`. */
   readonly lines: ReadonlyMap<string, number>;
   /** Tools written as Claude Code's `mcp__server__tool`: a warning, not an error, when no server matches. */
   readonly peerMcpTools: ReadonlySet<string>;
@@ -187,6 +187,8 @@ export function parseAgentFile(
   const lines = new Map<string, number>();
   for (const [tool, line] of tools.lines) lines.set(`tools:${tool}`, line);
   for (const [hook, line] of hooks.lines) lines.set(`hooks:${hook}`, line);
+  const modelLine = context.lineOf(["model"], false);
+  if (model !== undefined && modelLine !== undefined) lines.set("model", modelLine);
   return {
     id,
     path,

@@ -8,10 +8,10 @@
  */
 
 import { resolve } from "node:path";
-import { loadAgentFile } from "../agents/agent_file.ts";
+import { type AgentDefinition, AgentFileError, loadAgentFile } from "../agents/agent_file.ts";
 import { agentSources } from "../agents/agent_sources.ts";
 import { loadAgent } from "../agents/catalog.ts";
-import { loadConfig } from "../config/config.ts";
+import { type Config, loadConfig } from "../config/config.ts";
 import { loadDefaultAgent } from "./default_agent.ts";
 import { loadCredentials } from "../config/credentials.ts";
 import { resolvePaths } from "../config/paths.ts";
@@ -34,7 +34,7 @@ import {
 } from "./continue_session.ts";
 import type { ExtensionRunContext } from "../extensions/run_context.ts";
 import { noModelMessage } from "./default_model.ts";
-import { agentModel } from "./agent_model.ts";
+import { agentModel, type KeyLookupInputs, modelReadiness } from "./agent_model.ts";
 import { fullModelRef, resolveModel, ThinkingLevelError } from "./resolve_model.ts";
 import { bindRunSession } from "./run_session.ts";
 import { homeWorkspaceWarning } from "./home_workspace.ts";
@@ -115,6 +115,9 @@ export async function prepareRun(request: RunRequest): Promise<RunPlan> {
   const named = request.model ?? continued?.branch.model ??
     agentModel(agent.model, config, { env: request.env, credentials })?.ref;
   if (named === undefined) throw new Error(noModelMessage(config, agent));
+  if (request.model === undefined && continued === null && named === agent.model) {
+    checkAgentModel(agent, config, { env: request.env, credentials });
+  }
   // Bare names (-m sonnet, model: gpt-4o) are resolved once; the session records provider/model.
   const modelRef = fullModelRef(config, named);
   const thinking = request.thinking ?? continued?.branch.thinking ?? agent.thinking;
@@ -235,6 +238,21 @@ export async function prepareRun(request: RunRequest): Promise<RunPlan> {
       }
     },
   };
+}
+
+/**
+ * Throws, naming the file and line, when the agent file's own `model:` is an
+ * unknown name or names an unknown provider: the error is the file's.
+ */
+function checkAgentModel(agent: AgentDefinition, config: Config, keys: KeyLookupInputs): void {
+  if (agent.model === undefined) return;
+  const readiness = modelReadiness(agent.model, config, keys);
+  if (readiness.kind !== "unknown_model" && readiness.kind !== "unknown_provider") return;
+  const line = agent.lines.get("model");
+  throw new AgentFileError(
+    `${agent.path}${line === undefined ? "" : `:${line}`}: model: ${readiness.fix}`,
+    { path: agent.path, line, field: "model" },
+  );
 }
 
 /** The absolute path of a `-f FILE`, as the session records it. */
