@@ -40,6 +40,7 @@ Deno.test("parseAgentFile() reads every field of the spec's example", () => {
     tools: ["shell", "word-count"],
     hooks: ["guard", "audit"],
     lines: new Map([
+      ["model", 4],
       ["tools:shell", 5],
       ["tools:word-count", 5],
       ["hooks:guard", 6],
