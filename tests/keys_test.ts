@@ -41,7 +41,11 @@ Deno.test("a 401 body that echoes the key is printed with the key masked, in eve
   const text = await runWith([ECHOED_401]);
   assert.equal(text.code, 1, text.stderr);
   assertNoKeyIn(text);
-  assert.equal(lastLine(text.stderr), `rienda: Incorrect API key provided: ${MASK} (status 401)`);
+  assert.equal(
+    lastLine(text.stderr),
+    `rienda: Incorrect API key provided: ${MASK} (status 401): provider "fake" refused the key ` +
+      "from config (providers.fake.api_key): check it, or replace it with rienda auth login fake",
+  );
   for (const output of ["json", "stream-json"]) {
     const result = await runWith([ECHOED_401], ["--output", output]);
     assert.equal(result.code, 1, result.stderr);
@@ -117,7 +121,11 @@ Deno.test("a stored key and a built-in key variable are masked when echoed", asy
   assertNoKeyIn(result, stored);
   assertNoKeyIn(result, variable);
   assert.ok(result.stderr.includes("env: sk-…QRST"), result.stderr);
-  assert.equal(lastLine(result.stderr), "rienda: bad key sk-…PONM (status 401)");
+  assert.equal(
+    lastLine(result.stderr),
+    'rienda: bad key sk-…PONM (status 401): provider "fake" refused the key from credentials.json: ' +
+      "check it, or replace it with rienda auth login fake",
+  );
 });
 
 const MISTAKES: readonly { readonly name: string; readonly line: string }[] = [

@@ -41,7 +41,12 @@ for (const type of ["authentication_error", "invalid_request_error"]) {
     assert.equal(result.code, 1, result.stderr);
     assert.equal(requests.length, 1);
     assert.deepEqual(retryLines(result.stderr), []);
-    assert.equal(lastLine(result.stderr), `rienda: the stream says ${type}`);
+    // A refused key also says which key (its provider, where it came from).
+    const hint = type === "authentication_error"
+      ? ': provider "fake" refused the key from config (providers.fake.api_key): check it, or ' +
+        "replace it with rienda auth login fake"
+      : "";
+    assert.equal(lastLine(result.stderr), `rienda: the stream says ${type}${hint}`);
   });
 }
 

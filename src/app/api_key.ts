@@ -84,7 +84,10 @@ export function missingKeyMessage(
 }
 
 /** A short description of where a key comes from, for `rienda auth list`; never the key. */
-export function describeKeySource(settings: ProviderSettings, source: KeySource): string {
+export function describeKeySource(
+  settings: Pick<ProviderSettings, "name">,
+  source: KeySource,
+): string {
   switch (source.kind) {
     case "config":
       return `config (providers.${settings.name}.api_key)`;

@@ -17,6 +17,8 @@ import { loadCredentials } from "../config/credentials.ts";
 import { resolvePaths } from "../config/paths.ts";
 import type { RunOptions } from "../engine/run.ts";
 import { createModelClient } from "../providers/client.ts";
+import { parseModelRef } from "../config/model_ref.ts";
+import { withKeyHint } from "./key_hint.ts";
 import type { RunCassette } from "./cassette.ts";
 import { newSessionId } from "../sessions/ids.ts";
 import { titleFromPrompt } from "../sessions/catalog.ts";
@@ -137,9 +139,13 @@ export async function prepareRun(request: RunRequest): Promise<RunPlan> {
   const settings = agent.temperature === undefined
     ? resolved
     : { ...resolved, temperature: agent.temperature };
-  const model = request.cassette === undefined
-    ? createModelClient(settings)
-    : request.cassette.tap.client(settings, agent.id);
+  // A refused key names its provider and where it came from.
+  const model = withKeyHint(
+    request.cassette === undefined
+      ? createModelClient(settings)
+      : request.cassette.tap.client(settings, agent.id),
+    { provider: parseModelRef(modelRef).provider, source: resolved.keySource },
+  );
   const sessionId = continued?.id ?? newSessionId();
   // The workspace context (instructions, skills, git) is read while the extensions load.
   const reading = loadWorkspaceContext(workdir, { environment: config.environmentContext });
