@@ -12,7 +12,7 @@ import { type FieldPath, formatFieldPath } from "../field_path.ts";
 import { isRecord } from "../unknown.ts";
 import { modelRefProblem } from "../config/model_ref.ts";
 import type { AgentProblem } from "./agent_file_error.ts";
-import { closeKey, FOREIGN_KEYS } from "./peer_dialect.ts";
+import { closeKey, COSMETIC_KEYS, FOREIGN_KEYS } from "./peer_dialect.ts";
 
 /** The frontmatter keys an agent file may use. */
 export const AGENT_FIELDS = [
@@ -56,7 +56,7 @@ export interface FieldContext {
  */
 export function checkKeys(fields: Record<string, unknown>, context: FieldContext): void {
   for (const key of Object.keys(fields)) {
-    if (KNOWN_FIELDS.has(key)) continue;
+    if (KNOWN_FIELDS.has(key) || COSMETIC_KEYS.has(key)) continue;
     if (FOREIGN_KEYS.has(key)) {
       context.ignored.keys.push(key);
       continue;
@@ -77,9 +77,13 @@ export function ignoredWarning(path: string, ignored: Ignored): string | undefin
   return parts.length === 0 ? undefined : `${path}: ignored ${parts.join("; ")}`;
 }
 
-/** The trimmed description; reports a missing, non-text or blank one. */
-export function readDescription(value: unknown, context: FieldContext): string {
+/**
+ * The trimmed description; reports a missing, non-text or blank one, except
+ * a missing one when `optional` (opencode's agents need none).
+ */
+export function readDescription(value: unknown, context: FieldContext, optional = false): string {
   if (value === undefined || value === null) {
+    if (optional) return "";
     report(context, ["description"], 'missing (add a line such as "description: Reviews a diff.")');
     return "";
   }

@@ -5,10 +5,12 @@
  * - Every problem names the file, the line where known, the field and the
  *   fix: `/h/.rienda/agents/review.md:4: tools[1]: invalid tool name "a b" (…)`.
  * - Files written for Claude Code or opencode load (`peer_dialect.ts`): what
- *   rienda ignores is one warning; a key close to a rienda key is an error
- *   (`did you mean \`tools\`?`).
- * - YAML broken only by a plain value holding `: ` is read with that value
- *   quoted, and a warning naming the line (`yaml_recovery.ts`).
+ *   rienda ignores is one note (`notes`: for `rienda agents` and doctor, never
+ *   a run; cosmetic keys such as `color` are not named); a key close to a
+ *   rienda key is an error (`did you mean \`tools\`?`).
+ * - YAML broken only by a plain value holding `: ` (on one line or over
+ *   several) is read with that value quoted, and a note naming the line
+ *   (`yaml_recovery.ts`).
  * - Duplicate tool and hook names collapse to the first.
  *
  * @module
@@ -73,8 +75,13 @@ export interface AgentDefinition {
   readonly maxTurns?: number;
   /** The default of `--thinking`. */
   readonly thinking?: string;
-  /** What the file sets that rienda ignores, and recovered YAML lines: one line each, naming the file. */
+  /** What a run of it says on stderr, one line each, naming the file (a project file left out, …). */
   readonly warnings: readonly string[];
+  /**
+   * What the file sets that rienda ignores, and recovered YAML lines: one line
+   * each, naming the file, shown by `rienda agents` and `rienda doctor`, never on a run.
+   */
+  readonly notes: readonly string[];
   /** Per-agent settings for extensions (`ctx.agent.config`). */
   readonly config: Readonly<Record<string, unknown>>;
   /** The body, without leading blank lines and trailing whitespace. */
@@ -133,14 +140,14 @@ export function parseAgentFile(
 ): AgentDefinition {
   const parts = splitFrontmatter(text, path);
   const offset = parts.yamlStartLine - 1;
-  const warnings: string[] = [];
+  const notes: string[] = [];
   let parsed = parseYaml(parts.yaml);
   const recovered = parsed.ok ? undefined : quoteColonValues(parts.yaml);
   const retried = recovered === undefined ? undefined : parseYaml(recovered.yaml);
   if (recovered !== undefined && retried?.ok === true) {
     parsed = retried;
     for (const index of recovered.lines) {
-      warnings.push(
+      notes.push(
         `${path}:${index + 1 + offset}: put this value in quotes: it contains ": ", ` +
           `which is not YAML unquoted (read as text)`,
       );
@@ -168,7 +175,7 @@ export function parseAgentFile(
     lineOf: (fieldPath, key) => lineIn(source, offset, fieldPath, key),
   };
   checkKeys(fields, context);
-  const description = readDescription(fields["description"], context);
+  const description = readDescription(fields["description"], context, options.peer === true);
   const name = readName(fields["name"], context);
   const model = readModel(fields["model"], context);
   const tools = readTools(fields["tools"], context, options.peer === true);
@@ -205,7 +212,8 @@ export function parseAgentFile(
     ...(temperature === undefined ? {} : { temperature }),
     ...(maxTurns === undefined ? {} : { maxTurns }),
     ...(thinking === undefined ? {} : { thinking }),
-    warnings: ignored === undefined ? warnings : [...warnings, ignored],
+    warnings: [],
+    notes: ignored === undefined ? notes : [...notes, ignored],
     systemPrompt: parts.body.replace(/^(?:[ \t]*\n)+/, "").trimEnd(),
     frontmatter: fields,
   };

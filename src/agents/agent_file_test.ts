@@ -49,6 +49,7 @@ Deno.test("parseAgentFile() reads every field of the spec's example", () => {
     peerMcpTools: new Set(),
     config: { guard: { deny: ["rm -rf"] } },
     warnings: [],
+    notes: [],
     systemPrompt: "You are a careful reviewer.",
     frontmatter: {
       description: "Reviews a diff.",
@@ -231,16 +232,18 @@ Deno.test("parseAgentFile() rejects keys close to a rienda key with a suggestion
   deepStrictEqual([error.field, error.line], ["tols", 3]);
 });
 
-Deno.test("parseAgentFile() ignores other tools' keys and unknown keys with one warning", () => {
+Deno.test("parseAgentFile() notes other tools' keys and unknown keys in one line, never cosmetic ones, never for a run", () => {
   const definition = parseAgentFile(
     agent("description: x\ncolor: red\nflavour: 1\npermissionMode: plan\nhooks: {Stop: []}"),
     PATH,
     "review",
   );
-  deepStrictEqual(definition.warnings, [
-    `${PATH}: ignored keys of other tools: color, permissionMode, hooks (a Claude Code event map); ` +
+  deepStrictEqual(definition.notes, [
+    `${PATH}: ignored keys of other tools: permissionMode, hooks (a Claude Code event map); ` +
     `unknown keys: flavour`,
   ]);
+  deepStrictEqual(definition.warnings, []);
+  deepStrictEqual(parseAgentFile(agent("description: x\ncolor: red"), PATH, "r").notes, []);
   deepStrictEqual(definition.hooks, []);
 });
 
@@ -282,7 +285,7 @@ Deno.test("parseAgentFile() maps peer tool names and warns about those rienda la
     "a",
   );
   deepStrictEqual(listed.tools, ["read", "grep", "find", "shell", "http"]);
-  deepStrictEqual(listed.warnings, [
+  deepStrictEqual(listed.notes, [
     `${PATH}: ignored tools rienda lacks: TodoWrite, Bash(git diff:*)`,
   ]);
   const mapped = parseAgentFile(
@@ -293,7 +296,7 @@ Deno.test("parseAgentFile() maps peer tool names and warns about those rienda la
     "a",
   );
   deepStrictEqual(mapped.tools, ["read", "edit", "grep", "find", "ls", "http"]);
-  deepStrictEqual(mapped.warnings, []);
+  deepStrictEqual(mapped.notes, []);
   const mcp = parseAgentFile(
     agent("description: x\ntools: [mcp__github__create_issue]"),
     PATH,
@@ -318,10 +321,49 @@ Deno.test("parseAgentFile() recovers YAML broken only by an unquoted colon in a 
     "r",
   );
   strictEqual(definition.description, "Use it when: the diff is big. Example: a PR");
-  deepStrictEqual(definition.warnings, [
+  deepStrictEqual(definition.notes, [
     `${PATH}:3: put this value in quotes: it contains ": ", which is not YAML unquoted (read as text)`,
   ]);
   throws(() => parseAgentFile(agent("description: a: b\ntools: [x"), PATH, "r"), /invalid YAML/);
+});
+
+Deno.test("parseAgentFile() recovers a plain description over several lines that hold colons", () => {
+  const definition = parseAgentFile(
+    agent(
+      'name: r\ndescription: Use this agent after a change. Examples:\n  Context: a "new" function\n' +
+        "  user: review it\n\n  assistant: ok\nmodel: inherit\ntools: Read",
+    ),
+    PATH,
+    "r",
+    { peer: true },
+  ).description;
+  strictEqual(
+    definition,
+    'Use this agent after a change. Examples: Context: a "new" function user: review it\nassistant: ok',
+  );
+});
+
+Deno.test("parseAgentFile() keeps the file lines after a recovered multi-line value", () => {
+  const error = errorOf(
+    agent("description: Use it. Examples:\n  Context: x\n  user: y\nmodel: a b"),
+  );
+  deepStrictEqual(error.message.split("\n"), [
+    `${PATH}:5: model: malformed model reference "a b" (expected provider/model, e.g. openai/gpt-4o)`,
+  ]);
+});
+
+Deno.test("parseAgentFile() ignores namespaced tools of other tools with the note, and lets a peer agent go without a description", () => {
+  const definition = parseAgentFile(
+    agent("tools: Read, subagent-catalog:search"),
+    PATH,
+    "powershell-5.1-expert",
+    { peer: true },
+  );
+  deepStrictEqual(definition.tools, ["read"]);
+  strictEqual(definition.description, "");
+  deepStrictEqual(definition.notes, [`${PATH}: ignored tools rienda lacks: subagent-catalog:search`]);
+  throws(() => parseAgentFile(agent("tools: [mcp:bad name]"), PATH, "a"), /invalid MCP tool/);
+  throws(() => parseAgentFile(agent("tools: [read]"), PATH, "a"), /description: missing/);
 });
 
 Deno.test("parseAgentFile() reports every problem in line order, unlocated ones last", () => {

@@ -83,11 +83,14 @@ export type PeerTool =
  * A name of a `tools:` list or string: Claude Code's names map to the
  * built-ins, its tools without a counterpart and its argument patterns
  * (`Bash(git diff:*)`, which rienda cannot enforce, so the tool is not
- * granted) are ignored; any other name is returned as it is.
+ * granted) and namespaced tools of other tools (`subagent-catalog:search`)
+ * are ignored; any other name is returned as it is.
  */
 export function peerListTool(name: string): PeerTool {
   if (Object.hasOwn(CLAUDE_TOOLS, name)) return { kind: "tool", name: CLAUDE_TOOLS[name] ?? name };
   if (NO_COUNTERPART.has(name) && /^[A-Z]/.test(name)) return { kind: "ignored", label: name };
+  // Another tool's namespaced tool (`subagent-catalog:search`); `mcp:` is rienda's own.
+  if (name.includes(":") && !name.startsWith("mcp:")) return { kind: "ignored", label: name };
   const pattern = /^([A-Za-z]+)\(.*\)$/s.exec(name);
   if (
     pattern !== null &&
@@ -107,6 +110,9 @@ export function peerMapTool(name: string): PeerTool {
   if (name.includes("*")) return { kind: "ignored", label: name };
   return peerListTool(name);
 }
+
+/** Keys that only style an agent in its own tool (`color`): ignored without a word. */
+export const COSMETIC_KEYS: ReadonlySet<string> = new Set(["color"]);
 
 /** Keys of Claude Code and opencode agents that rienda ignores (one warning per file). */
 export const FOREIGN_KEYS: ReadonlySet<string> = new Set([

@@ -31,6 +31,7 @@ function agent(tools: string[], hooks: string[] = []): AgentDefinition {
     lines: new Map(),
     peerMcpTools: new Set(),
     warnings: [],
+    notes: [],
     config: {},
     systemPrompt: "You code.",
     frontmatter: { description: "Codes.", tools, hooks },

@@ -93,7 +93,9 @@ const DESCRIPTION_CHARS = 80;
 /** The description column: its first line, cut, then `(no tools)` when the agent has none. */
 function describeAgent(agent: AgentDefinition): string {
   const first = agent.description.split("\n")[0]?.trim() ?? "";
-  const cut = first.length > DESCRIPTION_CHARS || first !== agent.description
+  const cut = agent.description === ""
+    ? "(no description)"
+    : first.length > DESCRIPTION_CHARS || first !== agent.description
     ? `${first.slice(0, DESCRIPTION_CHARS - 1).trimEnd()}…`
     : first;
   return agent.tools.length === 0 ? `${cut} (no tools)` : cut;
@@ -129,7 +131,8 @@ export async function agentsCommand(io: Io, flags: AgentsFlags): Promise<number>
   io.stdout.write(formatColumns(rows));
   const note = project === undefined ? undefined : trustNote(project, agents, origins);
   if (note !== undefined) io.stderr.write(`\n${note}\n`);
-  const warnings = agents.flatMap((agent) => agent.warnings);
+  // What files set that rienda ignores is said here (and by doctor), never on a run.
+  const warnings = agents.flatMap((agent) => [...agent.notes, ...agent.warnings]);
   if (warnings.length > 0) {
     io.stderr.write(`\nwarnings:\n${warnings.map((line) => `  ${line}\n`).join("")}`);
   }

@@ -188,7 +188,10 @@ function agentsCheck(paths: RiendaPaths, listing: AgentListing): Check {
     status: problems.length > 0 ? "fail" : "ok",
     label: "agents",
     summary,
-    details: problems.flatMap((problem) => problem.message.split("\n")),
+    details: [
+      ...problems.flatMap((problem) => problem.message.split("\n")),
+      ...agents.flatMap((agent) => [...agent.notes, ...agent.warnings]),
+    ],
   };
 }
 
