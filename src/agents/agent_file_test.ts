@@ -361,7 +361,9 @@ Deno.test("parseAgentFile() ignores namespaced tools of other tools with the not
   );
   deepStrictEqual(definition.tools, ["read"]);
   strictEqual(definition.description, "");
-  deepStrictEqual(definition.notes, [`${PATH}: ignored tools rienda lacks: subagent-catalog:search`]);
+  deepStrictEqual(definition.notes, [
+    `${PATH}: ignored tools rienda lacks: subagent-catalog:search`,
+  ]);
   throws(() => parseAgentFile(agent("tools: [mcp:bad name]"), PATH, "a"), /invalid MCP tool/);
   throws(() => parseAgentFile(agent("tools: [read]"), PATH, "a"), /description: missing/);
 });
