@@ -1,6 +1,6 @@
 /**
  * The rienda entry point: builds the process's `Io` (whose stdout and stderr
- * redact every known key, `secrets.ts`), turns SIGINT, SIGTERM
+ * redact every known key, `secrets/secrets.ts`), turns SIGINT, SIGTERM
  * and SIGHUP into an abort signal, runs the CLI and exits with its code. This
  * is the only place that calls `Deno.exit`.
  *
@@ -14,7 +14,8 @@ import { killAllProcessGroups } from "./tools/process_group.ts";
 import { type Io, redactingSink } from "./ui/io.ts";
 import { streamSink } from "./ui/stream_sink.ts";
 import { releaseOutputBacklog } from "./output_steps.ts";
-import { rememberBuiltinKeys } from "./app/api_key.ts";
+import { rememberEnvironmentSecrets } from "./app/known_secrets.ts";
+import { PROCESS_SECRETS } from "./secrets/secrets.ts";
 import { readSecretLine } from "./ui/secret.ts";
 import { readAtMost, readWhileProducing } from "./read_at_most.ts";
 import { terminalSafe } from "./ui/terminal_text.ts";
@@ -68,10 +69,10 @@ function createIo(): ProcessIo {
     Deno.env.delete(DEV_CWD_VARIABLE);
     if (devCwd !== "") Deno.chdir(devCwd);
   }
-  rememberBuiltinKeys((name) => Deno.env.get(name));
+  rememberEnvironmentSecrets(Deno.env.toObject());
   const streams = [streamSink(Deno.stdout), streamSink(Deno.stderr)] as const;
-  const stdout = redactingSink(streams[0]);
-  const stderr = redactingSink(streams[1]);
+  const stdout = redactingSink(streams[0], PROCESS_SECRETS);
+  const stderr = redactingSink(streams[1], PROCESS_SECRETS);
   return {
     stdout,
     stderr,

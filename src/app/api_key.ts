@@ -4,14 +4,13 @@
  * `credentials.json`. An empty variable counts as unset.
  *
  * Nothing here ever puts a key in a message, and every key found is
- * remembered as a secret (`secrets.ts`), so no output can show it.
+ * remembered as a secret (`secrets/secrets.ts`), so no output can show it.
  *
  * @module
  */
 
 import type { Credentials } from "../config/credentials.ts";
-import { PROVIDER_PRESETS } from "../providers/presets.ts";
-import { rememberSecret } from "../secrets.ts";
+import { rememberSecret } from "../secrets/secrets.ts";
 import type { ProviderSettings } from "./provider_settings.ts";
 
 /** Where a key was found, or why there is none. */
@@ -56,16 +55,6 @@ export function lookupApiKey(
   }
   if (!settings.keyRequired) return { key: null, source: { kind: "not_needed" } };
   return { key: null, source: { kind: "missing", variables } };
-}
-
-/**
- * Remembers the values of every built-in provider's key variable as secrets,
- * whichever provider a run uses: a tool or a provider may echo any of them.
- */
-export function rememberBuiltinKeys(env: (name: string) => string | undefined): void {
-  for (const preset of Object.values(PROVIDER_PRESETS)) {
-    if (preset.keyEnv !== null) rememberSecret(env(preset.keyEnv));
-  }
 }
 
 /**

@@ -20,6 +20,7 @@ import { createModelClient } from "../providers/client.ts";
 import { parseModelRef } from "../config/model_ref.ts";
 import { withKeyHint } from "./key_hint.ts";
 import type { RunCassette } from "./cassette.ts";
+import { PROCESS_SECRETS } from "../secrets/secrets.ts";
 import { newSessionId } from "../sessions/ids.ts";
 import { titleFromPrompt } from "../sessions/catalog.ts";
 import { ownStart } from "../sessions/lock.ts";
@@ -221,6 +222,8 @@ export async function prepareRun(request: RunRequest): Promise<RunPlan> {
         checkedTool(tool, { timeoutMs: agent.toolTimeouts?.get(tool.name) })
       ),
       hooks: extensions.hooks,
+      // Every tool result is masked with the secrets this process knows (docs/security.md).
+      redact: (text) => PROCESS_SECRETS.mask(text),
       session,
       history: resumed?.history ?? [],
       ...(resumed?.summary === undefined ? {} : { summary: resumed.summary }),

@@ -17,7 +17,8 @@
 import type { ModelClient, ModelEvent, ModelRequest } from "../llm/model_events.ts";
 import { createModelClient, type ModelClientOptions } from "../providers/client.ts";
 import { ProviderError, shownUrl } from "../providers/http_errors.ts";
-import { isCredentialHeader, MIN_SECRET_CHARS, redactSecrets } from "../secrets.ts";
+import { isCredentialHeader } from "../secrets/secret_names.ts";
+import { MIN_SECRET_CHARS, redactSecrets } from "../secrets/secrets.ts";
 import { errorMessage } from "../unknown.ts";
 import { VERSION } from "../version.ts";
 import {

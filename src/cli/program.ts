@@ -12,6 +12,7 @@ import { Command, CommanderError, Option } from "commander";
 import type { Io } from "../ui/io.ts";
 import { terminalSafeIo } from "../ui/terminal_text.ts";
 import { UsageError } from "./exit.ts";
+import { rememberStoredSecrets } from "../app/known_secrets.ts";
 import { addExtensionCommands } from "./extensions_program.ts";
 import { addMcpCommand } from "./mcp_program.ts";
 import type { RunFlags } from "./run.ts";
@@ -36,6 +37,7 @@ export async function runCli(
   signal: AbortSignal,
 ): Promise<number> {
   if (isInteractiveInvocation(argv)) {
+    await rememberStoredSecrets((name) => io.env(name), io.cwd);
     return await interactiveCommand(argv, io, signal);
   }
   const output = jsonOutputOf(argv);
@@ -66,7 +68,10 @@ async function runParsed(argv: readonly string[], io: Io, signal: AbortSignal): 
     if (error.exitCode === 0) return 0;
     throw new UsageError(commanderMessage(error.message), commandOf(program, argv));
   }
-  return action === undefined ? 0 : await action();
+  if (action === undefined) return 0;
+  // Every key the home holds is known before a command prints anything (docs/security.md).
+  await rememberStoredSecrets((name) => io.env(name), io.cwd);
+  return await action();
 }
 
 function buildProgram(io: Io, signal: AbortSignal, choose: (action: Action) => void): Command {

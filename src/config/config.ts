@@ -24,7 +24,8 @@ import type {
 } from "./config_schema.ts";
 import { validate } from "./config_validator.js";
 import { describeValue } from "./describe_value.ts";
-import { isCredentialHeader, rememberSecret } from "../secrets.ts";
+import { isCredentialHeader } from "../secrets/secret_names.ts";
+import { rememberSecret } from "../secrets/secrets.ts";
 import { formatFieldPath } from "../field_path.ts";
 import { isRecord } from "../unknown.ts";
 import { checkMcpServers, type McpServerSettings, toMcpServers } from "./mcp_servers.ts";

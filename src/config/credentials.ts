@@ -15,7 +15,7 @@
 import { dirname } from "node:path";
 import { describeKind } from "./describe_value.ts";
 import { isRecord } from "../unknown.ts";
-import { rememberSecret } from "../secrets.ts";
+import { rememberSecret } from "../secrets/secrets.ts";
 import { errorMessage } from "../unknown.ts";
 import { readTextFileAtMost } from "../read_at_most.ts";
 

@@ -5,9 +5,11 @@
  *
  * - A server is stdio (`command`, with `args`, `env`, `env_vars`, `cwd`) or
  *   remote (`url`, with `headers` and `token_env`); mixing the two is an error.
- * - Credential headers and `env` values of secret-named variables are
- *   remembered as secrets (`secrets.ts`), and problems with `env`, `headers`
- *   or `token_env` never show the value.
+ * - Credential headers, `env` values of secret-named variables, the value
+ *   of a secret-named flag in `args` (`--api-key X`, `--token=X`), and every
+ *   header, `env` or `args` value that looks random are remembered as secrets
+ *   (`secrets/secrets.ts`); problems with `env`, `headers` or `token_env`
+ *   never show the value.
  * - Server names follow the tool name rule and hold no `__`, which separates
  *   the server from the tool in the names the model sees (`github__create_issue`).
  *
@@ -18,7 +20,9 @@ import { ENV_NAME_REGEXP, HEADER_NAME_REGEXP, isHttpUrl } from "./config_checks.
 import type { RawConfig, RawMcpServerConfig } from "./config_schema.ts";
 import type { SchemaIssue } from "./schema_issues.ts";
 import { isValidName, NAME_RULE } from "../names.ts";
-import { isCredentialHeader, rememberSecret } from "../secrets.ts";
+import { looksRandom } from "../secrets/key_shapes.ts";
+import { isCredentialHeader, isSecretVariable } from "../secrets/secret_names.ts";
+import { rememberSecret } from "../secrets/secrets.ts";
 
 /** The start-up and per-call timeout of a server that sets no `timeout_ms`. */
 export const DEFAULT_MCP_TIMEOUT_MS = 60_000;
@@ -69,23 +73,26 @@ export function isValidMcpServerName(name: string): boolean {
   return isValidName(name) && !name.includes("__");
 }
 
-/** A variable name that says its value is a secret (`GITHUB_TOKEN`, `DB_PASSWORD`, `API_KEY`). */
-const SECRET_NAME_REGEXP = /TOKEN|SECRET|PASSWORD|PASSWD|KEY|CREDENTIAL|AUTH/i;
-
-/** Whether the value of variable `name` is to be treated as a secret. */
-export function isSecretVariable(name: string): boolean {
-  return SECRET_NAME_REGEXP.test(name);
-}
-
 /** Remembers the secrets written in a server entry (credential headers, secret-named `env`). */
 function rememberServerSecrets(server: RawMcpServerConfig): void {
   for (const [name, value] of Object.entries(server.headers ?? {})) {
-    if (isCredentialHeader(name)) rememberSecret(value);
+    if (isCredentialHeader(name) || looksRandom(value)) rememberSecret(value);
   }
   for (const [name, value] of Object.entries(server.env ?? {})) {
-    if (isSecretVariable(name)) rememberSecret(value);
+    if (isSecretVariable(name) || looksRandom(value)) rememberSecret(value);
   }
+  const args = server.args ?? [];
+  args.forEach((arg, index) => {
+    const flag = SECRET_FLAG_REGEXP.exec(arg);
+    if (flag?.[1] !== undefined) rememberSecret(flag[1]);
+    else if (flag !== null) rememberSecret(args[index + 1]);
+    else if (looksRandom(arg)) rememberSecret(arg);
+  });
 }
+
+/** A flag naming a secret, with its value after `=` when given: `--api-key`, `--token=…`. */
+const SECRET_FLAG_REGEXP =
+  /^--?[A-Za-z0-9-]*(?:token|key|secret|password|passwd|pwd|auth|credentials?)(?:=(.+))?$/i;
 
 /** Whether the server's `tools.allow` and `tools.deny` let `tool` through. */
 export function isToolAllowed(

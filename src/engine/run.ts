@@ -75,6 +75,11 @@ export interface RunOptions {
   readonly diagnostics: readonly string[];
   readonly emit: EventSink;
   readonly signal: AbortSignal;
+  /**
+   * Masks the secrets the run knows in a text: every tool result passes
+   * through it before the hooks, the session and the model see it.
+   */
+  readonly redact: (text: string) => string;
 }
 
 /** How a run ended. */
@@ -215,6 +220,7 @@ async function loop(options: RunOptions, prompt: string, state: RunState): Promi
         workdir: options.workdir,
         emit,
         signal,
+        redact: options.redact,
       });
     const repeats = guard.observe(outcomes);
     const results = toResultMessage(

@@ -62,6 +62,7 @@ async function run(
     diagnostics: [],
     emit: log.emit,
     signal: probe.signal,
+    redact: (text) => text,
   }, "go");
   return {
     outcome,

@@ -13,6 +13,9 @@
  * - Just before a tool starts, the session records that it started
  *   (`SessionWriter.toolStarted`), so a crash while it runs is told apart
  *   from a crash before it ran.
+ * - Every result is masked with the run's `redact` (the secrets it knows and
+ *   key-shaped values) before `afterToolExecute`, the session and the model
+ *   see it, and again when a hook rewrote it.
  * - An interrupt never lets a result skip a rewriting hook: a call whose
  *   `afterToolExecute` chain did not finish gets {@link INTERRUPTED_WHILE}
  *   (or {@link INTERRUPTED_BEFORE} when its tool never started).
@@ -46,6 +49,8 @@ export interface ToolBatchOptions {
   readonly workdir: string;
   readonly emit: EventSink;
   readonly signal: AbortSignal;
+  /** Masks the secrets the run knows (`RunOptions.redact`). */
+  readonly redact: (text: string) => string;
 }
 
 /** One call with the result the model will read. */
@@ -97,6 +102,12 @@ export function toResultMessage(outcomes: readonly CallOutcome[]): UserMessage {
   return { role: "user", blocks };
 }
 
+/** `result` with its text masked by `redact` (the same object when nothing was masked). */
+function redacted(result: ToolResult, redact: (text: string) => string): ToolResult {
+  const text = redact(result.text);
+  return text === result.text ? result : { text, isError: result.isError };
+}
+
 /** A call's result, and whether its tool started. */
 interface Executed {
   readonly result: ToolResult;
@@ -113,13 +124,16 @@ async function runOneCall(
   const executed = refusal === undefined
     ? await gateAndExecute(call, options)
     : { result: errorResult(refusal), started: false };
+  // Masked before anyone sees it: the hooks, then the session and the model.
+  const result = redacted(executed.result, options.redact);
   if (signal.aborted) {
-    return executed.started ? errorResult(INTERRUPTED_WHILE) : executed.result;
+    return executed.started ? errorResult(INTERRUPTED_WHILE) : result;
   }
-  const after = await hooks.afterToolExecute(call, executed.result, signal);
+  const after = await hooks.afterToolExecute(call, result, signal);
   switch (after.kind) {
     case "done":
-      return after.value;
+      // A hook's rewrite may bring a key of its own.
+      return after.value.text === result.text ? after.value : redacted(after.value, options.redact);
     case "interrupted":
       return errorResult(executed.started ? INTERRUPTED_WHILE : INTERRUPTED_BEFORE);
     case "withheld":
@@ -189,7 +203,9 @@ async function executeTool(call: ToolCallPayload, options: ToolBatchOptions): Pr
       callId: call.id,
       workdir: options.workdir,
       signal: options.signal,
-      output: (text) => options.emit({ type: "tool_output", id: call.id, text }),
+      // Live output is masked chunk by chunk (a key cut by a chunk boundary: `ui/io.ts` holds back).
+      output: (text) =>
+        options.emit({ type: "tool_output", id: call.id, text: options.redact(text) }),
     });
   } catch (error) {
     result = errorResult(errorMessage(error));

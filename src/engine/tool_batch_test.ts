@@ -16,11 +16,17 @@ const CALL: ToolCallBlock = { type: "tool_call", id: "c1", name: "read", argumen
 
 async function batch(
   probe: Probe,
-  options: { hooks?: FakeHooks; calls?: readonly ToolCallBlock[]; throws?: boolean } = {},
+  options: {
+    hooks?: FakeHooks;
+    calls?: readonly ToolCallBlock[];
+    throws?: boolean;
+    text?: string;
+    redact?: (text: string) => string;
+  } = {},
 ) {
   const tool = fakeTool(probe, "read", () => {
     if (options.throws) throw new Error("boom");
-    return { text: "raw", isError: false };
+    return { text: options.text ?? "raw", isError: false };
   });
   const outcomes = await runToolBatch(options.calls ?? [CALL], new Map(), {
     tools: new Map([["read", tool]]),
@@ -29,6 +35,7 @@ async function batch(
     workdir: "/w",
     emit: eventLog().emit,
     signal: probe.signal,
+    redact: options.redact ?? ((text) => text),
   });
   return { results: outcomes.map((outcome) => outcome.result), started: tool.started };
 }
@@ -68,4 +75,26 @@ Deno.test("runToolBatch() stores no raw result when the interrupt stops the rewr
     const { results } = await batch(createProbe(index + 1), { hooks });
     assert.deepEqual(results, [errorResult(text)], `interrupted at step ${index + 1}`);
   }
+});
+
+Deno.test("runToolBatch() masks a result before afterToolExecute sees it, and a hook's rewrite too", async () => {
+  const redact = (text: string) => text.replaceAll("KEY", "[masked]");
+  const seen: string[] = [];
+  const { results } = await batch(createProbe(), {
+    text: "tool says KEY",
+    redact,
+    hooks: {
+      afterToolExecute: (_call, result) => {
+        seen.push(result.text);
+        return { text: `${result.text}; hook adds KEY` };
+      },
+    },
+  });
+  assert.deepEqual(seen, ["tool says [masked]"]);
+  assert.deepEqual(results, [{ text: "tool says [masked]; hook adds [masked]", isError: false }]);
+  const refused = await batch(createProbe(), {
+    redact,
+    hooks: { beforeToolExecute: () => ({ allow: false, reason: "no: KEY" }) },
+  });
+  assert.deepEqual(refused.results, [errorResult("no: [masked]")]);
 });

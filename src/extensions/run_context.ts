@@ -6,7 +6,8 @@
  * @module
  */
 
-import { redactSecrets } from "../secrets.ts";
+import { redactSecrets } from "../secrets/secrets.ts";
+import { isRecord } from "../unknown.ts";
 import type { CapabilityPolicy } from "./capabilities.ts";
 
 /** A yes/no question from `ctx.confirm`. */
@@ -37,7 +38,7 @@ export interface ExtensionRunContext {
     readonly frontmatter: Readonly<Record<string, unknown>>;
     readonly systemPrompt: string;
   };
-  /** The whole parsed `config.yaml` (`ctx.config`: a frozen copy, its keys masked). */
+  /** The whole parsed `config.yaml` (`ctx.config`: a frozen copy, its keys masked, MCP servers by name and transport only). */
   readonly config: Readonly<Record<string, unknown>>;
   /** `$RIENDA_HOME/cache`, backing `ctx.cache`. */
   readonly cacheDir: string;
@@ -58,6 +59,19 @@ export interface ExtensionRunContext {
   readonly notice: (text: string) => void;
 }
 
+/** `config` with each `mcp_servers` entry reduced to its transport: `{"github": {"transport": "stdio"}}`. */
+function withServerNamesOnly(
+  config: Readonly<Record<string, unknown>>,
+): Readonly<Record<string, unknown>> {
+  const servers = config["mcp_servers"];
+  if (!isRecord(servers)) return config;
+  const named: Record<string, { transport: "stdio" | "http" }> = {};
+  for (const [name, entry] of Object.entries(servers)) {
+    named[name] = { transport: isRecord(entry) && "url" in entry ? "http" : "stdio" };
+  }
+  return { ...config, "mcp_servers": named };
+}
+
 const contextJsonCache = new WeakMap<ExtensionRunContext, string>();
 
 /** The JSON data the guest turns into `ctx` (computed once per run context). */
@@ -76,9 +90,10 @@ export function guestContextJson(context: ExtensionRunContext): string {
       name: context.agent.name,
       systemPrompt: context.agent.systemPrompt,
     },
-    // Keys and credential headers show masked (`sk-…1234`), as in everything rienda prints:
+    // Keys and credential headers show masked (`sk-…1234`), as in everything rienda prints,
+    // and MCP servers by name and transport only (their args, env and headers hold tokens):
     // without this, an extension granted nothing would read them here.
-    config: JSON.parse(redactSecrets(JSON.stringify(context.config))),
+    config: JSON.parse(redactSecrets(JSON.stringify(withServerNamesOnly(context.config)))),
   });
   contextJsonCache.set(context, json);
   return json;

@@ -11,9 +11,10 @@
  *   cancellation.
  * - A server that dies stays dead for the run: later calls are error results
  *   at once, and the death is reported once through `notice`.
- * - Every known secret (`secrets.ts`: provider keys, a remote server's bearer
- *   token, secret-named variables passed to a server) is masked in every text
- *   a server sends back, before the model or a hook sees it.
+ * - Every known secret (`secrets/secrets.ts`: provider keys, a remote server's bearer
+ *   token, secret-named variables passed to a server) is masked in the errors
+ *   and notices made here; results and progress are masked where every tool's
+ *   are (the run's `redact`, and the `Io` for what is printed).
  *
  * @module
  */
@@ -27,7 +28,7 @@ import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { McpServerSettings } from "../config/mcp_servers.ts";
 import { formatDuration } from "../tools/format_duration.ts";
 import { errorResult, type ToolResult } from "../tools/tool.ts";
-import { redactSecrets } from "../secrets.ts";
+import { redactSecrets } from "../secrets/secrets.ts";
 import { errorMessage } from "../unknown.ts";
 import { VERSION } from "../version.ts";
 import { toToolResult } from "./content.ts";
@@ -175,12 +176,11 @@ function openConnection(request: OpenRequest): McpConnection {
             onprogress: (progress) => {
               const total = progress.total === undefined ? "" : `/${progress.total}`;
               const message = progress.message === undefined ? "" : `: ${progress.message}`;
-              onProgress(redactSecrets(`progress ${progress.progress}${total}${message}\n`));
+              onProgress(`progress ${progress.progress}${total}${message}\n`);
             },
           }),
         });
-        const { text, isError } = toToolResult(result);
-        return { text: redactSecrets(text), isError };
+        return toToolResult(result);
       } catch (error) {
         if (signal.aborted) throw error;
         if (isTimeout(error)) {

@@ -19,12 +19,12 @@ import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport";
 import {
-  isSecretVariable,
   type McpRemoteServerSettings,
   type McpServerSettings,
   type McpStdioServerSettings,
 } from "../config/mcp_servers.ts";
-import { rememberSecret } from "../secrets.ts";
+import { isSecretVariable } from "../secrets/secret_names.ts";
+import { rememberSecret } from "../secrets/secrets.ts";
 import { createStdioTransport, type StdioTransport } from "./stdio_transport.ts";
 
 /** The variables every stdio server inherits, as the SDK's stdio transport does. */

@@ -21,7 +21,8 @@ import { streamAnthropic } from "./anthropic.ts";
 import { streamChatCompletions } from "./openai_chat.ts";
 import { streamResponses } from "./openai_responses.ts";
 import type { ProtocolAttempt, ProtocolOptions } from "./protocol.ts";
-import { isCredentialHeader, rememberSecret } from "../secrets.ts";
+import { isCredentialHeader } from "../secrets/secret_names.ts";
+import { rememberSecret } from "../secrets/secrets.ts";
 import { ProviderError } from "./http_errors.ts";
 import { retryingStream, type RetryPolicy, type Sleep } from "./retry.ts";
 

@@ -4,7 +4,7 @@
  * whose `kind` says what happened and whose `retryable` follows from the kind.
  *
  * Messages carry the provider's own words, never a key (every remembered
- * secret is masked, `secrets.ts`):
+ * secret is masked, `secrets/secrets.ts`):
  * `Incorrect API key provided (status 401)`, `status 503 Service Unavailable`,
  * `cannot reach http://127.0.0.1:11434: tcp connect error: Connection refused`.
  *
@@ -19,7 +19,7 @@ import {
   type ProviderErrorKind,
 } from "./error_kind.ts";
 import { isRecord, numberAt, recordAt, stringAt } from "./wire_json.ts";
-import { redactSecrets } from "../secrets.ts";
+import { redactSecrets } from "../secrets/secrets.ts";
 
 export { isRetryableKind, type ProviderErrorKind } from "./error_kind.ts";
 

@@ -24,7 +24,7 @@ import { errorResult, textResult, type Tool, type ToolResult } from "./tool.ts";
 import { cutUtf8, MAX_TOOL_RESULT_BYTES, TRUNCATION_MARKER, utf8ByteLength } from "./truncate.ts";
 import { errorMessage } from "../unknown.ts";
 import { fetchFollowingRedirects } from "../redirects.ts";
-import { isCredentialHeader } from "../secrets.ts";
+import { isCredentialHeader } from "../secrets/secret_names.ts";
 
 /** The timeout of a request that sets no `timeout_ms`. */
 export const DEFAULT_HTTP_TIMEOUT_MS = 30_000;

@@ -7,7 +7,7 @@
  */
 
 import type { WaitOptions } from "../read_at_most.ts";
-import { redactSecrets, secretStartAtEnd } from "../secrets.ts";
+import type { SecretSet } from "../secrets/secrets.ts";
 
 /** A place text is written to. */
 export interface TextSink {
@@ -54,12 +54,13 @@ export interface RedactingSink extends TextSink {
 const HOLD_BACK_MS = 100;
 
 /**
- * Wraps a sink so that every remembered secret is replaced by its mask
- * (`secrets.ts`). The end of a write that could be the start of a key is held
- * back until the next write (or {@link HOLD_BACK_MS}, or `flush`), so a key
- * split across two writes is hidden too.
+ * Wraps a sink so that every secret of `secrets` and every key-shaped value
+ * is replaced by its mask (`secrets/secrets.ts`). The end of a write that
+ * could be the start of a key is held back until the next write (or
+ * {@link HOLD_BACK_MS}, or `flush`), so a key split across two writes is
+ * hidden too.
  */
-export function redactingSink(sink: TextSink): RedactingSink {
+export function redactingSink(sink: TextSink, secrets: SecretSet): RedactingSink {
   let pending = "";
   let timer: ReturnType<typeof setTimeout> | undefined;
   const flush = () => {
@@ -73,8 +74,8 @@ export function redactingSink(sink: TextSink): RedactingSink {
     isTerminal: sink.isTerminal,
     write(text) {
       if (text === "") return;
-      const redacted = redactSecrets(pending + text);
-      const held = secretStartAtEnd(redacted);
+      const redacted = secrets.mask(pending + text);
+      const held = secrets.startAtEnd(redacted);
       pending = redacted.slice(redacted.length - held);
       sink.write(redacted.slice(0, redacted.length - held));
       clearTimeout(timer);

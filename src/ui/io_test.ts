@@ -1,5 +1,5 @@
 import { strictEqual } from "node:assert/strict";
-import { rememberSecret } from "../secrets.ts";
+import { SecretSet } from "../secrets/secrets.ts";
 import { redactingSink, type TextSink } from "./io.ts";
 
 function bufferSink(): TextSink & { text: string } {
@@ -13,9 +13,10 @@ function bufferSink(): TextSink & { text: string } {
 }
 
 Deno.test("redactingSink() hides a key split across writes and writes the rest in order", () => {
-  rememberSecret("sk-sink-dddddddddddddddddddd4444");
+  const secrets = new SecretSet();
+  secrets.remember("sk-sink-dddddddddddddddddddd4444");
   const target = bufferSink();
-  const sink = redactingSink(target);
+  const sink = redactingSink(target, secrets);
   sink.write("key: sk-sink-dddd");
   sink.write("dddddddddddddddd4444 and sk");
   strictEqual(target.text, "key: sk-…4444 and ");

@@ -15,7 +15,7 @@ import { BridgeError, readArguments } from "./arguments.ts";
 import type { BridgeFunction, Invocation } from "./bridge_function.ts";
 import { errorMessage } from "../../unknown.ts";
 import { fetchFollowingRedirects } from "../../redirects.ts";
-import { isCredentialHeader } from "../../secrets.ts";
+import { isCredentialHeader } from "../../secrets/secret_names.ts";
 import { checkHost } from "./access.ts";
 
 /** The most body bytes returned to the guest (reference: 256 KiB). */

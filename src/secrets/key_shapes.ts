@@ -1,0 +1,190 @@
+/**
+ * Values shaped like keys that rienda does not know, found by pattern
+ * (docs/security.md, "What is masked", lists them): provider and platform
+ * tokens by their prefix (`sk-…`, `ghp_…`, `xoxb-…`, `AKIA…`, …), JSON web
+ * tokens, PEM private keys, the password of URL userinfo, the value of a
+ * `Bearer`/`Basic`/`Token` credential, of a secret-named variable
+ * (`GITHUB_TOKEN=…`), of a secret-named quoted field (`"api_key": "…"`), of a
+ * secret-named command-line flag (`--api-key …`) and of a secret-named URL
+ * query parameter (`?access_token=…`).
+ *
+ * A prefixed token or credential value must also look random: at least
+ * {@link MIN_RANDOM_DISTINCT} distinct characters, a run of
+ * {@link MIN_RANDOM_RUN} letters and digits, and a digit or both cases
+ * (`sk-learn-compatible-api` and `Bearer tokens` are words, not keys).
+ * Values named secret need only be {@link MIN_NAMED_VALUE_CHARS} long and not
+ * a placeholder (`$TOKEN`, `<token>`, `****`), a path or a mask.
+ *
+ * @module
+ */
+
+import type { TextRange } from "./text_view.ts";
+
+/** A range of a text to mask, and what it becomes. */
+export interface MaskedRange extends TextRange {
+  readonly mask: string;
+}
+
+/** Distinct characters a random-looking value has at least. */
+export const MIN_RANDOM_DISTINCT = 8;
+
+/** The longest run of letters and digits a random-looking value has at least. */
+export const MIN_RANDOM_RUN = 12;
+
+/** The shortest value of a secret-named variable, field, flag or parameter that is masked. */
+export const MIN_NAMED_VALUE_CHARS = 8;
+
+/**
+ * The type prefixes of well-known tokens: OpenAI, Anthropic (`sk-ant-`),
+ * OpenRouter (`sk-or-`), DeepSeek and others (`sk-`), Stripe (`sk_live_`,
+ * `rk_test_`, …), GitHub (`ghp_`, `gho_`, `ghu_`, `ghs_`, `ghr_`,
+ * `github_pat_`), GitLab (`glpat-`), Slack (`xoxb-`, …), AWS access key ids
+ * (`AKIA`, `ASIA`), Google API keys (`AIza`), Hugging Face (`hf_`), Groq
+ * (`gsk_`), xAI (`xai-`), npm (`npm_`), Perplexity (`pplx-`).
+ */
+const TOKEN_PREFIX =
+  "sk[-_]|rk_|gh[pousr]_|github_pat_|glpat-|xox[aboprs]-|A(?:KIA|SIA|Iza)|hf_|gsk_|xai-|npm_|pplx-";
+
+/** Secret words that end a name: `api_key`, `GITHUB_TOKEN`, `--password`, `client-secret`. */
+const SECRET_WORD = "(?:api[_-]?key|apikey|access[_-]?key|private[_-]?key|secret[_-]?key|" +
+  "token|secret|password|passwd|pwd|credentials?)";
+
+/** A named secret's value: not a quote, space or shell operator. */
+const VALUE = `[^\\s"'\`;&|]{${MIN_NAMED_VALUE_CHARS},}`;
+
+/**
+ * One regular expression for every shape, each in its own group so a match
+ * says which it is. Every branch starts with a literal (no look-behind in
+ * front), which keeps one pass over 256 KiB at a few milliseconds.
+ */
+const SHAPES = new RegExp(
+  [
+    // 1, 2: a prefixed token: its prefix and the rest
+    `(${TOKEN_PREFIX})([A-Za-z0-9_\\-]{16,})`,
+    // 3: a JSON web token
+    "(eyJ[A-Za-z0-9_-]{10,}\\.eyJ[A-Za-z0-9_-]{10,}\\.[A-Za-z0-9_-]{10,})",
+    // 4: a PEM private key's body
+    "-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY-----([^-]+)(?=-----END|$)",
+    // 5: a credential after its scheme
+    "(?:Bearer|Basic|Token)[ \\t]+([A-Za-z0-9._~+/=-]{16,})",
+    // 6: the password of URL userinfo
+    `://[^\\s/?#@:"'<>\\\\]*:([^\\s/?#@"'<>\\\\]+)@`,
+    // 7, 8, 9: the value of a secret-named variable or flag (`GITHUB_TOKEN=…`, `--password=…`),
+    // quoted field (`"api_key": "…"`) or flag before a space (`--api-key …`)
+    `${SECRET_WORD}(?:[ \\t]*=[ \\t]*["']?(${VALUE})|["']?[ \\t]*:[ \\t]*["']([^"'\\s]{${MIN_NAMED_VALUE_CHARS},})["']|(?<=(?:^|[ \\t])--?[A-Za-z0-9-]*${SECRET_WORD})[ \\t]+["']?(?!-)(${VALUE}))`,
+    // 10: a secret-named query parameter's value (`?access_token=…`, `&sig=…`)
+    `[?&](?:[A-Za-z0-9_.-]*[_.-])?(?:${SECRET_WORD}|sig|signature|key|auth)=([^&\\s#"'<>]{${MIN_NAMED_VALUE_CHARS},})`,
+  ].join("|"),
+  "gi",
+);
+
+/** Whether `value` looks random (see the module doc). */
+export function looksRandom(value: string): boolean {
+  let run = 0;
+  let longest = 0;
+  let digit = false;
+  let lower = false;
+  let upper = false;
+  const distinct = new Set<string>();
+  for (const char of value) {
+    distinct.add(char);
+    const isDigit = char >= "0" && char <= "9";
+    const isLower = char >= "a" && char <= "z";
+    const isUpper = char >= "A" && char <= "Z";
+    digit ||= isDigit;
+    lower ||= isLower;
+    upper ||= isUpper;
+    run = isDigit || isLower || isUpper ? run + 1 : 0;
+    longest = Math.max(longest, run);
+  }
+  return distinct.size >= MIN_RANDOM_DISTINCT && longest >= MIN_RANDOM_RUN &&
+    (digit || (lower && upper));
+}
+
+/** A placeholder, path, reference or mask rather than a value. */
+const NOT_A_VALUE_REGEXP = /^(?:[$%<{(\[/~.*]|\w+\()|…|\[redacted\]|^(?:x+|\*+|null|undefined)$/i;
+
+/** Whether a named secret's `value` is one (see the module doc). */
+function isNamedValue(value: string): boolean {
+  return !NOT_A_VALUE_REGEXP.test(value);
+}
+
+/** What a token shows as once masked: its type prefix, or its first 3 characters. */
+function tokenMask(prefix: string): string {
+  return `${prefix.length <= 4 ? prefix : prefix.slice(0, 3)}…`;
+}
+
+/** The ranges of `text` holding key-shaped values (the key itself, not the name before it). */
+export function findKeyShapes(text: string): MaskedRange[] {
+  const ranges: MaskedRange[] = [];
+  for (const match of text.matchAll(SHAPES)) {
+    const index = match.index;
+    const [whole, prefix, rest] = match;
+    if (prefix !== undefined && rest !== undefined) {
+      // A token starts a word (`task-…` holds no `sk-` key) and looks random.
+      if (/[A-Za-z0-9_]/.test(text[index - 1] ?? "") || !looksRandom(rest)) continue;
+      ranges.push({ start: index, end: index + whole.length, mask: tokenMask(prefix) });
+      continue;
+    }
+    const group = match.findIndex((value, at) => at >= 3 && value !== undefined);
+    const value = match[group];
+    if (value === undefined) continue;
+    // The value ends the match, or the character before its end (a closing quote, the `@`).
+    const end = index + whole.length - (whole.endsWith(value) ? 0 : 1);
+    const start = end - value.length;
+    if (group === 5 && !looksRandom(value)) continue;
+    if (group === 6 && /^[$<{]/.test(value)) continue;
+    if (group >= 7 && !isNamedValue(value)) continue;
+    ranges.push({ start, end, mask: group === 3 ? "eyJ…" : "[redacted]" });
+  }
+  return ranges;
+}
+
+/** The most a writer holds back for a key-shaped value it has not seen the end of. */
+const MAX_HELD_CHARS = 512;
+
+/** How key-shaped values begin (lower-cased): a token's prefix, a credential's scheme. */
+const LEADS = [
+  ..."sk- sk_ rk_ ghp_ gho_ ghu_ ghs_ ghr_ github_pat_ glpat- xoxa- xoxb- xoxo- xoxp- xoxr-".split(
+    " ",
+  ),
+  ..."xoxs- akia asia aiza hf_ gsk_ xai- npm_ pplx- eyj -----begin bearer basic token".split(" "),
+];
+
+const WORD_CHAR_REGEXP = /[A-Za-z0-9_]/;
+/** The characters after the last space, quote or control character (an escape sequence ends a run). */
+// deno-lint-ignore no-control-regex
+const RUN_AT_END_REGEXP = /[^\s\x00-\x1f\x7f"'<>`]*$/;
+const SECRET_WORD_REGEXP = new RegExp(SECRET_WORD, "i");
+/** A word that a credential follows after a space: `Bearer`, `--api-key`. */
+const VALUE_FOLLOWS_REGEXP = new RegExp(
+  `(?:^|\\s)((?:bearer|basic|token|--?[A-Za-z0-9-]*${SECRET_WORD})[ \\t]+)$`,
+  "i",
+);
+
+/**
+ * How much of the end of `text` may be the start of a key-shaped value (0
+ * when none): a writer holds that back until the next write, so a key cut in
+ * two by a chunk boundary is still masked. A run of at most
+ * {@link MAX_HELD_CHARS} characters without spaces qualifies when a token
+ * prefix or credential scheme starts a word in it (or it is the start of
+ * one), when it holds `://` or a secret word; so do `Bearer ` and
+ * `--api-key ` waiting for their value.
+ */
+export function keyShapeStartAtEnd(text: string): number {
+  const tail = text.slice(-MAX_HELD_CHARS);
+  const run = RUN_AT_END_REGEXP.exec(tail)?.[0] ?? "";
+  if (run === "") return VALUE_FOLLOWS_REGEXP.exec(tail)?.[1]?.length ?? 0;
+  if (run.length === MAX_HELD_CHARS) return 0;
+  const lower = run.toLowerCase();
+  for (let at = 0; at < run.length; at++) {
+    if (at > 0 && WORD_CHAR_REGEXP.test(run[at - 1] ?? "")) continue;
+    const rest = lower.slice(at);
+    if (LEADS.some((lead) => rest.startsWith(lead) || lead.startsWith(rest))) {
+      return run.length - at;
+    }
+  }
+  const held = run.includes("://") || /^[a-z][a-z0-9+.-]*:\/{0,2}$/i.test(run) ||
+    SECRET_WORD_REGEXP.test(run);
+  return held ? run.length : 0;
+}
