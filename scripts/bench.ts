@@ -2,7 +2,8 @@
  * `deno task bench`: runs the CLI from source (the `dev` task's `deno run`
  * line, so the binary's permission set) against the fake provider and prints
  * the median wall time and peak RSS of each scenario, then the in-process
- * costs of the file tools (`bench_coding_tools.ts`) and of the extension host.
+ * costs of the file tools (`bench_coding_tools.ts`), of the extension host
+ * and of masking secrets (`bench_masking.ts`).
  *
  * Peak RSS comes from `/usr/bin/time -f %M` when it exists (else "n/a").
  *
@@ -18,6 +19,7 @@ import { measureExtensions, writeExtensionAgents } from "./bench_extensions.ts";
 import { measureInteractive } from "./bench_interactive.ts";
 import { LONG_SESSION_ID, writeLongSession } from "./bench_long_session.ts";
 import { mcpScenarios, measureMcpCall, measureStartToFirstRequest } from "./bench_mcp.ts";
+import { MASKING_SCENARIO, measureMasking } from "./bench_masking.ts";
 import { measureShellCommand } from "./bench_shell.ts";
 import { measureSseParser, sseScenarios } from "./bench_sse.ts";
 import { replayScenarios } from "./bench_replay.ts";
@@ -221,6 +223,7 @@ export const SCENARIOS: Scenario[] = [
   ...sseScenarios(),
   READ_EDIT_SCENARIO,
   ...replayScenarios(),
+  MASKING_SCENARIO,
 ];
 
 if (import.meta.main) {
@@ -262,6 +265,10 @@ if (import.meta.main) {
   }
   Deno.stdout.writeSync(new TextEncoder().encode("extension host, in process:\n"));
   for (const line of await measureExtensions()) {
+    Deno.stdout.writeSync(new TextEncoder().encode(`  ${line}\n`));
+  }
+  Deno.stdout.writeSync(new TextEncoder().encode("masking secrets, in process:\n"));
+  for (const line of await measureMasking()) {
     Deno.stdout.writeSync(new TextEncoder().encode(`  ${line}\n`));
   }
   Deno.stdout.writeSync(new TextEncoder().encode("capability checks, in process:\n"));

@@ -25,7 +25,7 @@
 
 import { fuzzyForms, HEAD_CHARS, jsonEscaped, MIN_FUZZY_SECRET_CHARS } from "./secret_forms.ts";
 import type { SecretForm } from "./secret_forms.ts";
-import { findKeyShapes, keyShapeStartAtEnd, type MaskedRange } from "./key_shapes.ts";
+import { findKeyShapes, keyShapeStartAtEnd, type MaskedRange, matchesOf } from "./key_shapes.ts";
 import { viewOf } from "./text_view.ts";
 
 /** The shortest value remembered as a secret. */
@@ -124,7 +124,7 @@ export class SecretSet {
     const search = this.#searchOf();
     const ranges: MaskedRange[] = [];
     if (search.exact !== null) {
-      for (const match of text.matchAll(search.exact)) {
+      for (const match of matchesOf(search.exact, text)) {
         const mask = search.exactMasks.get(match[0]) ?? "[redacted]";
         ranges.push({ start: match.index, end: match.index + match[0].length, mask });
       }
