@@ -49,8 +49,30 @@ const TOKEN_PREFIX =
 const SECRET_WORD = "(?:api[_-]?key|apikey|access[_-]?key|private[_-]?key|secret[_-]?key|" +
   "token|secret|password|passwd|pwd|credentials?)";
 
-/** A named secret's value: not a quote, space or shell operator. */
-const VALUE = `[^\\s"'\`;&|]{${MIN_NAMED_VALUE_CHARS},}`;
+/** The longest prefixed token masked (a longer run of letters is no key). */
+const MAX_TOKEN_CHARS = 1024;
+
+/** The longest value of a secret-named variable, field, flag or parameter that is masked. */
+export const MAX_NAMED_VALUE_CHARS = 512;
+
+/**
+ * A run of at least {@link MIN_NAMED_VALUE_CHARS} and at most
+ * {@link MAX_NAMED_VALUE_CHARS} characters of `chars` (a character class body)
+ * that ends there: a longer run is no value (a minified line), and the bound
+ * keeps the search linear.
+ */
+function valueOf(chars: string): string {
+  return `[${chars}]{${MIN_NAMED_VALUE_CHARS},${MAX_NAMED_VALUE_CHARS}}(?![${chars}])`;
+}
+
+/**
+ * An unquoted value: not a quote, space, shell operator, bracket or `=` (so
+ * `token=token=…` is not one long value; base64 padding is left out).
+ */
+const VALUE = valueOf("^\\s\"'`;&|,(){}<>\\[\\]=");
+
+/** A quoted value (the quotes around it are matched outside). */
+const QUOTED_VALUE = valueOf("^\"'\\s");
 
 /**
  * The shapes found in their own case, each in its own group so a match says
@@ -63,7 +85,8 @@ const VALUE = `[^\\s"'\`;&|]{${MIN_NAMED_VALUE_CHARS},}`;
 const CASED = new RegExp(
   [
     `(${TOKEN_PREFIX})([A-Za-z0-9_\\-]{16,})`,
-    "(eyJ[A-Za-z0-9_-]{10,}\\.eyJ[A-Za-z0-9_-]{10,}\\.[A-Za-z0-9_-]{10,})",
+    // Only where a word starts, so `eyJeyJ…` is not searched again from each `eyJ` in it.
+    "\\b(eyJ[A-Za-z0-9_-]{10,}\\.eyJ[A-Za-z0-9_-]{10,}\\.[A-Za-z0-9_-]{10,})",
     "-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY-----([^-]+)(?=-----END|$)",
     `://[^\\s/?#@:"'<>\\\\]*:([^\\s/?#@"'<>\\\\]+)@`,
   ].join("|"),
@@ -72,16 +95,19 @@ const CASED = new RegExp(
 
 /**
  * The shapes found in any case: a credential after its scheme (1), the value
- * of a secret-named variable or flag (`GITHUB_TOKEN=…`, `--password=…`: 2),
- * quoted field (`"api_key": "…"`: 3) or flag before a space (`--api-key …`:
- * 4), and of a secret-named query parameter (`?access_token=…`, `&sig=…`: 5).
- * Named values are found by the secret word that ends the name.
+ * of a secret-named variable or flag right after `=` (`GITHUB_TOKEN=…`,
+ * `--password=…`: 2), a quoted value after `=` or `:` (`"api_key": "…"`,
+ * `token = "…"`: 3), the value of a flag before a space (`--api-key …`: 4),
+ * and of a secret-named query parameter (`?access_token=…`, `&sig=…`: 5).
+ * Named values are found by the secret word that ends the name; an unquoted
+ * value after `=` with spaces around it is code (`token = accessToken`), not
+ * a setting.
  */
 const CASELESS = new RegExp(
   [
     "(?:Bearer|Basic|Token)[ \\t]+([A-Za-z0-9._~+/=-]{16,})",
-    `${SECRET_WORD}(?:[ \\t]*=[ \\t]*["']?(${VALUE})|["']?[ \\t]*:[ \\t]*["']([^"'\\s]{${MIN_NAMED_VALUE_CHARS},})["']|(?<=(?:^|[ \\t])--?[A-Za-z0-9-]*${SECRET_WORD})[ \\t]+["']?(?!-)(${VALUE}))`,
-    `[?&](?:[A-Za-z0-9_.-]*[_.-])?(?:${SECRET_WORD}|sig|signature|key|auth)=([^&\\s#"'<>]{${MIN_NAMED_VALUE_CHARS},})`,
+    `${SECRET_WORD}(?:=["']?(${VALUE})|["']?[ \\t]*[=:][ \\t]*["'](${QUOTED_VALUE})["']|(?<=(?:^|[ \\t])--?[A-Za-z0-9-]*${SECRET_WORD})[ \\t]+["']?(?!-)(${VALUE}))`,
+    `[?&](?:[A-Za-z0-9_.-]*[_.-])?(?:${SECRET_WORD}|sig|signature|key|auth)=(${valueOf("^&\\s#\"'<>?=")})`,
   ].join("|"),
   "gi",
 );
@@ -109,8 +135,9 @@ export function looksRandom(value: string): boolean {
     (digit || (lower && upper));
 }
 
-/** A placeholder, path, reference or mask rather than a value. */
-const NOT_A_VALUE_REGEXP = /^(?:[$%<{(\[/~.*]|\w+\()|…|\[redacted\]|^(?:x+|\*+|null|undefined)$/i;
+/** A placeholder, path, reference (`process.env.TOKEN`, `getToken(`) or mask rather than a value. */
+const NOT_A_VALUE_REGEXP =
+  /^(?:[$%<{(\[/~.*]|\w+\()|…|\[redacted\]|^(?:x+|\*+|null|undefined)$|^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/i;
 
 /** Whether a named secret's `value` is one (see the module doc). */
 function isNamedValue(value: string): boolean {
@@ -158,7 +185,8 @@ export function findKeyShapes(text: string): MaskedRange[] {
     const [whole, prefix, rest, jwt] = match;
     if (prefix !== undefined && rest !== undefined) {
       // A token starts a word (`task-…` holds no `sk-` key) and looks random.
-      if (WORD_CHAR_REGEXP.test(text[match.index - 1] ?? "") || !looksRandom(rest)) continue;
+      const word = WORD_CHAR_REGEXP.test(text[match.index - 1] ?? "");
+      if (word || rest.length > MAX_TOKEN_CHARS || !looksRandom(rest)) continue;
       ranges.push({ start: match.index, end: match.index + whole.length, mask: tokenMask(prefix) });
     } else if (jwt !== undefined) {
       ranges.push({ start: match.index, end: match.index + whole.length, mask: "eyJ…" });

@@ -61,6 +61,7 @@ Deno.test("values of secret-named variables, fields, flags and query parameters 
   strictEqual(masked("DB_PASSWORD='hunter22'"), "DB_PASSWORD='[redacted]'");
   strictEqual(masked('{"api_key": "local-dev-key-1"}'), '{"api_key": "[redacted]"}');
   strictEqual(masked("client_secret: 'abcdefghij'"), "client_secret: '[redacted]'");
+  strictEqual(masked('const token = "abcdefgh12";'), 'const token = "[redacted]";');
   strictEqual(masked("node s.js --api-key abcdefgh12 --x"), "node s.js --api-key [redacted] --x");
   strictEqual(masked("mysql --password=hunter22"), "mysql --password=[redacted]");
   strictEqual(
@@ -79,6 +80,9 @@ Deno.test("words, identifiers, placeholders and paths are left alone", () => {
     "sk-2024-release-notes-final and disk-0123456789abcdefghij",
     "Bearer tokens are sent as Authorization headers; Token authentication",
     "const token = await getToken(); password: hashPassword(input)",
+    "const token = accessToken; let password = userPassword;",
+    "headers: {token=e.headers.get(n),apiKey=process.env.API_KEY}; x.token=self.session.token",
+    `token=${"t".repeat(600)}`,
     'api_key: "$OPENAI_API_KEY", token: "<your token>", secret: "********"',
     "GITHUB_TOKEN=${GITHUB_TOKEN} --token-file /run/secrets/t --password-stdin",
     "SSH_AUTH_SOCK=/tmp/ssh-XXXX/agent.42 api_key_env: OPENAI_API_KEY",

@@ -87,3 +87,25 @@ Deno.test("startAtEnd() measures the end of a text that may begin a secret or a 
   strictEqual(set.startAtEnd("Authorization: Bearer "), "Bearer ".length);
   strictEqual(set.startAtEnd("\x1b[12;5H"), 0);
 });
+
+Deno.test("mask() stays linear on hostile 256 KiB inputs (a quadratic search would take minutes)", () => {
+  const set = setOf(KEY, "hunter22hunter");
+  const size = 256 * 1024;
+  const hostile = [
+    "eyJ",
+    "sk-",
+    "token=",
+    "?key=",
+    "--a-token abcdefghij ",
+    "http://a:",
+    "-----BEGIN RSA PRIVATE KEY-----",
+    "\x1b[31m",
+    "\n",
+    "\u200b",
+    KEY.slice(0, 14),
+  ].map((unit) => unit.repeat(Math.ceil(size / unit.length)));
+  const started = performance.now();
+  for (const text of hostile) set.mask(text);
+  const seconds = (performance.now() - started) / 1000;
+  strictEqual(seconds < 10, true, `took ${seconds.toFixed(1)} s`);
+});
