@@ -107,7 +107,9 @@ const CASELESS = new RegExp(
   [
     "(?:Bearer|Basic|Token)[ \\t]+([A-Za-z0-9._~+/=-]{16,})",
     `${SECRET_WORD}(?:=["']?(${VALUE})|["']?[ \\t]*[=:][ \\t]*["'](${QUOTED_VALUE})["']|(?<=(?:^|[ \\t])--?[A-Za-z0-9-]*${SECRET_WORD})[ \\t]+["']?(?!-)(${VALUE}))`,
-    `[?&](?:[A-Za-z0-9_.-]*[_.-])?(?:${SECRET_WORD}|sig|signature|key|auth)=(${valueOf("^&\\s#\"'<>?=")})`,
+    `[?&](?:[A-Za-z0-9_.-]*[_.-])?(?:${SECRET_WORD}|sig|signature|key|auth)=(${
+      valueOf("^&\\s#\"'<>?=")
+    })`,
   ].join("|"),
   "gi",
 );
