@@ -30,7 +30,14 @@ export const AGENT_FIELDS = [
 /** Claude Code's spelling of `max_turns`, read as it. */
 export const MAX_TURNS_SYNONYM = "maxTurns";
 
-const KNOWN_FIELDS: ReadonlySet<string> = new Set([...AGENT_FIELDS, MAX_TURNS_SYNONYM]);
+/** opencode's `permission:`, honoured (`agent_permissions.ts`). */
+export const PERMISSION_FIELD = "permission";
+
+const KNOWN_FIELDS: ReadonlySet<string> = new Set([
+  ...AGENT_FIELDS,
+  MAX_TURNS_SYNONYM,
+  PERMISSION_FIELD,
+]);
 
 /** What a file sets that rienda ignores, named in one warning. */
 export interface Ignored {

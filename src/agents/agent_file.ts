@@ -26,6 +26,7 @@ import {
   checkKeys,
   type FieldContext,
   ignoredWarning,
+  PERMISSION_FIELD,
   readConfig,
   readDescription,
   readMaxTurns,
@@ -35,6 +36,7 @@ import {
   readThinking,
 } from "./agent_fields.ts";
 import { readHooks, readTools } from "./agent_tools.ts";
+import { type AgentPermissions, deniesAll, readPermission, rulesFor } from "./agent_permissions.ts";
 import type { HookPolicy } from "./entry_options.ts";
 import { splitFrontmatter } from "./frontmatter.ts";
 import { quoteColonValues } from "./yaml_recovery.ts";
@@ -63,6 +65,8 @@ export interface AgentDefinition {
   readonly hooks: readonly string[];
   /** `fail_closed` / `timeout_ms` of the object entries of `hooks:`, by hook name. */
   readonly hookPolicies?: ReadonlyMap<string, HookPolicy>;
+  /** opencode's `permission:` rules by tool name (`*`: every tool), enforced by the app. */
+  readonly permissions?: AgentPermissions;
   /** `timeout_ms` of the object entries of `tools:`, by tool name. */
   readonly toolTimeouts?: ReadonlyMap<string, number>;
   /** The file line of each tool and hook name, keyed `tools:NAME` and `hooks:NAME`, and of `model`. */
@@ -189,7 +193,14 @@ export function parseAgentFile(
   const temperature = readTemperature(fields["temperature"], context);
   const maxTurns = readMaxTurns(fields, context);
   const thinking = readThinking(fields["thinking"], context);
+  const permission = readPermission(fields[PERMISSION_FIELD], context);
   if (context.problems.length > 0) throw agentFileError(path, context.problems);
+  // A tool every call of which is denied is not offered at all.
+  const offered = tools.names.filter((name) => !deniesAll(rulesFor(permission.rules, name)));
+  const unhonoured = permission.unhonoured.length === 0 ? [] : [
+    `${path}: permission: ${permission.unhonoured.join(", ")} not honoured: ` +
+    "rienda has no such check, so those calls run without being confirmed",
+  ];
   const ignored = ignoredWarning(path, context.ignored);
   const lines = new Map<string, number>();
   for (const [tool, line] of tools.lines) lines.set(`tools:${tool}`, line);
@@ -202,7 +213,7 @@ export function parseAgentFile(
     description,
     ...(name === undefined || name === id ? {} : { name }),
     ...(model === undefined ? {} : { model }),
-    tools: tools.names,
+    tools: offered,
     hooks: hooks.names,
     ...(hooks.policies.size === 0 ? {} : { hookPolicies: hooks.policies }),
     ...(toolTimeouts.size === 0 ? {} : { toolTimeouts }),
@@ -212,7 +223,8 @@ export function parseAgentFile(
     ...(temperature === undefined ? {} : { temperature }),
     ...(maxTurns === undefined ? {} : { maxTurns }),
     ...(thinking === undefined ? {} : { thinking }),
-    warnings: [],
+    ...(permission.rules.size === 0 ? {} : { permissions: permission.rules }),
+    warnings: unhonoured,
     notes: ignored === undefined ? notes : [...notes, ignored],
     systemPrompt: parts.body.replace(/^(?:[ \t]*\n)+/, "").trimEnd(),
     frontmatter: fields,

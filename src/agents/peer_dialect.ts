@@ -128,7 +128,6 @@ export const FOREIGN_KEYS: ReadonlySet<string> = new Set([
   "memory",
   "mode",
   "options",
-  "permission",
   "permissionMode",
   "prompt",
   "skills",

@@ -43,6 +43,7 @@ import { bindRunSession } from "./run_session.ts";
 import { homeWorkspaceWarning } from "./home_workspace.ts";
 import { loadRunTools } from "./run_tools.ts";
 import { checkedTool } from "./checked_tool.ts";
+import { permittedTool } from "./permitted_tool.ts";
 
 /** What the user asked for. */
 export interface RunRequest {
@@ -170,6 +171,10 @@ export async function prepareRun(request: RunRequest): Promise<RunPlan> {
   failure.use(extensions);
   const workspace = await reading;
   const atHome = await homeWorkspaceWarning(workdir, request.env);
+  const approval = {
+    autoApprove: request.autoApprove,
+    ...(request.confirm === undefined ? {} : { confirm: request.confirm }),
+  };
   const resumed = continued === null ? null : continuation(continued, {
     agent: agent.id,
     agentFile: request.agent === undefined
@@ -219,7 +224,9 @@ export async function prepareRun(request: RunRequest): Promise<RunPlan> {
       system: systemPromptWith(agent.systemPrompt, workspace),
       model,
       tools: extensions.tools.map((tool) =>
-        checkedTool(tool, { timeoutMs: agent.toolTimeouts?.get(tool.name) })
+        checkedTool(permittedTool(tool, agent.permissions, approval), {
+          timeoutMs: agent.toolTimeouts?.get(tool.name),
+        })
       ),
       hooks: extensions.hooks,
       // Every tool result is masked with the secrets this process knows (docs/security.md).
