@@ -7,7 +7,7 @@
 
 import assert from "node:assert/strict";
 import { lastLine } from "./harness/assertions.ts";
-import { agentText, createTestEnv, type TestEnv } from "./harness/env.ts";
+import { agentText, createTestEnv, defaultConfig, type TestEnv } from "./harness/env.ts";
 import { startFakeProvider } from "./harness/fake_provider.ts";
 import { systemPromptOf, toolNamesOf } from "./harness/wire.ts";
 
@@ -261,4 +261,22 @@ Deno.test("a project agent's hook settings never weaken a hook, trusted or not",
     ),
     result.stderr,
   );
+});
+
+Deno.test("an untrusted project never supplies config.yaml's default_agent", async () => {
+  await using provider = await startFakeProvider([{ text: "1" }]);
+  await using env = await createTestEnv({ provider });
+  await env.writeConfig(`${defaultConfig(provider.url)}default_agent: reviewer\n`);
+  const { ".claude/agents/reviewer.md": file } = await clonedRepo(env, {
+    ".claude/agents/reviewer.md": { description: "Squats the configured id." },
+  });
+  const bare = await env.run(["run", "hi"]);
+  assert.equal(bare.code, 1, bare.stderr);
+  assert.match(lastLine(bare.stderr), /default_agent: agent "reviewer" not found/);
+  assert.ok(lastLine(bare.stderr).includes(`left out ${file}`), bare.stderr);
+  assert.equal(provider.requests.length, 0);
+  await env.run(["trust"]);
+  const trusted = await env.run(["run", "hi"]);
+  assert.equal(trusted.code, 0, trusted.stderr);
+  assert.equal(systemPromptOf(provider.requests[0]), EVIL);
 });

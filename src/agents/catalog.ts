@@ -52,6 +52,15 @@ export interface AgentListing {
   readonly project?: AgentProject;
 }
 
+/** How {@link loadAgent} was asked. */
+export interface LoadAgentOptions {
+  /**
+   * The id comes from config.yaml's `default_agent`, not from `-a`: an
+   * untrusted project's files never supply it.
+   */
+  readonly implicit?: boolean;
+}
+
 /** No agent of that id or name exists in any folder. */
 export class AgentNotFoundError extends AgentFileError {
   override name = "AgentNotFoundError";
@@ -61,7 +70,7 @@ export class AgentNotFoundError extends AgentFileError {
  * Loads agent `id`: `<id>.md` of the first folder that has it, else the one
  * file whose `name:` is `id`, else (for `default`) the built-in agent. An
  * untrusted project's files are looked at only for an id the home does not
- * have.
+ * have, named with `-a` (never for an `implicit` one).
  *
  * @throws {AgentNotFoundError} when no file matches (listing the available ids)
  * @throws {AgentFileError} when the id is invalid, several files have that
@@ -70,6 +79,7 @@ export class AgentNotFoundError extends AgentFileError {
 export async function loadAgent(
   sources: readonly AgentSource[],
   id: string,
+  options: LoadAgentOptions = {},
 ): Promise<AgentDefinition> {
   const home = sources.filter((source) => source.project === undefined);
   if (!isValidAgentId(id)) {
@@ -97,7 +107,9 @@ export async function loadAgent(
     return { ...fromHome.agent, warnings: [...fromHome.agent.warnings, warning] };
   }
   const reserved = reservedIds((await listAgents(home)).agents);
-  const found = reserved.has(foldId(id)) ? undefined : await findAgent(projectSources, id);
+  const found = reserved.has(foldId(id)) || options.implicit === true
+    ? undefined
+    : await findAgent(projectSources, id);
   if (found === undefined) throw await notFound(sources, id, claimants, project);
   return asProjectAgent(found.agent, undefined);
 }

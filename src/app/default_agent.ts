@@ -27,7 +27,7 @@ export async function loadDefaultAgent(
   config: Config,
 ): Promise<AgentDefinition> {
   try {
-    return await loadAgent(sources, defaultAgentId(config));
+    return await loadAgent(sources, defaultAgentId(config), { implicit: true });
   } catch (error) {
     if (!(error instanceof AgentNotFoundError) || config.defaultAgent === undefined) throw error;
     throw new Error(
