@@ -3,6 +3,8 @@ import { checkSession, userPromptEntry } from "./harness/assertions.ts";
 import { createTestEnv, defaultConfig, type TestEnv } from "./harness/env.ts";
 import { startFakeProvider } from "./harness/fake_provider.ts";
 import { at } from "./harness/json.ts";
+import { configWithMcp, everythingStdio } from "./harness/mcp_servers.ts";
+import { toolNamesOf } from "./harness/wire.ts";
 import { type PtyOptions, type PtySession, startPty } from "./harness/pty.ts";
 
 function chat(env: TestEnv, args: readonly string[], options: Partial<PtyOptions> = {}) {
@@ -110,6 +112,43 @@ Deno.test("interactive: the status line shows the model that will answer from th
   await send(pty, "hi", "answer 1");
   assert.equal(at(provider.requests[0]!.body, "model"), "fake-model");
   await quit(pty);
+});
+
+Deno.test("interactive: config.yaml's MCP servers are offered to the default agent, in the chat and in rienda run, not to agent files that do not name them; /mcp shows their state", async () => {
+  await using provider = await startFakeProvider(answers(3));
+  await using env = await createTestEnv({ provider });
+  await env.writeConfig(configWithMcp(provider.url, {
+    everything: await everythingStdio(),
+    old: { command: "node", args: ["old.js"], enabled: false },
+  }));
+  await using pty = await chat(env, []);
+  await pty.waitFor(IDLE, "the prompt");
+  await pty.type("/mcp\r");
+  await pty.waitFor(
+    (s) => /everything +stdio +starts with the next message\n +node/.test(s),
+    "the servers before the first message",
+  );
+  await send(pty, "hi", "answer 1");
+  assert.ok(toolNamesOf(provider.requests[0]).includes("everything__echo"));
+  await pty.type("/mcp\r");
+  const after = await pty.waitFor(
+    (s) => /everything +stdio +\d+ tools\n/.test(s),
+    "the tool count",
+  );
+  assert.match(after, /old +stdio +disabled\n +node old\.js/);
+  await pty.type("/agent coder\r");
+  await pty.waitFor((s) => s.includes("agent: coder"), "the switch");
+  await pty.type("/mcp\r");
+  await pty.waitFor((s) => /everything +stdio +not used by coder/.test(s), "not used");
+  await quit(pty);
+  const run = await env.run(["run", "hello"]);
+  assert.equal(run.code, 0, run.stderr);
+  assert.ok(toolNamesOf(provider.requests[1]).includes("everything__echo"));
+  const coder = await env.run(["run", "-a", "coder", "hello"]);
+  assert.equal(coder.code, 0, coder.stderr);
+  assert.ok(
+    !toolNamesOf(provider.requests[2]).some((name) => name.startsWith("everything__")),
+  );
 });
 
 Deno.test("interactive: /tree lists the branches and switches to another one", async () => {

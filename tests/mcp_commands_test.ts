@@ -164,7 +164,7 @@ Deno.test("an agent naming an unknown server, or a denied tool, fails before any
   assert.equal(invalid.code, 1);
   assert.match(
     lastLine(invalid.stderr),
-    /tools\[0\]: invalid MCP tool reference "mcp:a b" \(expected mcp:SERVER or mcp:SERVER\/TOOL/,
+    /tools\[0\]: invalid MCP tool reference "mcp:a b" \(expected mcp:SERVER, mcp:SERVER\/TOOL/,
   );
   assert.ok(invalid.stderr.includes(bad), invalid.stderr);
   await assertNothingSent(provider, env, invalid.stderr);

@@ -167,7 +167,16 @@ Deno.test("loadAgent() gives the built-in default agent unless agents/default.md
   try {
     const builtin = await loadAgent([homeSource(dir)], "default");
     strictEqual(builtin.path, BUILTIN_AGENT_PATH);
-    deepStrictEqual(builtin.tools, ["read", "write", "edit", "grep", "find", "ls", "shell"]);
+    deepStrictEqual(builtin.tools, [
+      "read",
+      "write",
+      "edit",
+      "grep",
+      "find",
+      "ls",
+      "shell",
+      "mcp:*",
+    ]);
     strictEqual(builtin.model, undefined);
     await Deno.writeTextFile(join(dir, "default.md"), "---\ndescription: Mine.\n---\nMine.\n");
     strictEqual((await loadAgent([homeSource(dir)], "default")).description, "Mine.");

@@ -4,6 +4,9 @@
  * `$RIENDA_HOME/agents/default.md` replaces it; `rienda init` writes this
  * text there so users can see and change it.
  *
+ * Its tools are the built-in ones and, with `mcp:*`, those of every enabled
+ * MCP server of config.yaml (docs/mcp.md).
+ *
  * It names no model: the run takes `-m`, else `default_model`, else the
  * first built-in provider with a key (the app decides, `default_model.ts`).
  *
@@ -22,7 +25,7 @@ export const BUILTIN_AGENT_PATH = "(built-in agent default)";
 /** The agent file of the built-in agent, as `rienda init` writes it. */
 export const DEFAULT_AGENT_MD = `---
 description: A concise coding assistant for the current workspace.
-tools: [${DEFAULT_TOOLS.join(", ")}]
+tools: [${DEFAULT_TOOLS.join(", ")}, mcp:*]
 ---
 You are a coding assistant working in the user's workspace. You read, search
 and change its files with your tools and run commands with shell.

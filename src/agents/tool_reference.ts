@@ -1,7 +1,8 @@
 /**
  * The entries of an agent's `tools:` list (docs/formats.md, docs/mcp.md):
  * a tool name (`shell`, `word-count`), all tools of an MCP server
- * (`mcp:github`) or one of them (`mcp:github/create_issue`).
+ * (`mcp:github`) or one of them (`mcp:github/create_issue`), or the tools of
+ * every enabled server of config.yaml (`mcp:*`).
  *
  * Claude Code's names for MCP tools, `mcp__github__create_issue` and
  * `mcp__github`, mean the same as `mcp:github/create_issue` and `mcp:github`;
@@ -17,6 +18,9 @@ import { isValidName, NAME_RULE } from "../names.ts";
 /** The prefix of an MCP entry. */
 export const MCP_PREFIX = "mcp:";
 
+/** The server name of `mcp:*`: every enabled server of config.yaml. */
+export const ALL_MCP_SERVERS = "*";
+
 /** The prefix Claude Code gives MCP tools. */
 const CLAUDE_CODE_PREFIX = "mcp__";
 
@@ -28,6 +32,7 @@ export type ToolReference =
   | { readonly kind: "tool"; readonly name: string }
   | {
     readonly kind: "mcp";
+    /** The server's name, or {@link ALL_MCP_SERVERS}. */
     readonly server: string;
     /** One tool of the server; null for all of them. */
     readonly tool: string | null;
@@ -53,6 +58,7 @@ export function parseToolReference(entry: string): ToolReference | { readonly pr
     return { problem: `invalid tool name ${JSON.stringify(entry)} (expected ${NAME_RULE})` };
   }
   const body = entry.slice(MCP_PREFIX.length);
+  if (body === ALL_MCP_SERVERS) return { kind: "mcp", server: ALL_MCP_SERVERS, tool: null };
   const slash = body.indexOf("/");
   const server = slash === -1 ? body : body.slice(0, slash);
   const tool = slash === -1 ? null : body.slice(slash + 1);
@@ -61,6 +67,6 @@ export function parseToolReference(entry: string): ToolReference | { readonly pr
   if (isValidMcpServerName(server) && validTool) return { kind: "mcp", server, tool };
   return {
     problem: `invalid MCP tool reference ${JSON.stringify(entry)} ` +
-      `(expected mcp:SERVER or mcp:SERVER/TOOL, such as mcp:github/create_issue)`,
+      `(expected mcp:SERVER, mcp:SERVER/TOOL such as mcp:github/create_issue, or mcp:*)`,
   };
 }

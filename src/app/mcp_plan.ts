@@ -10,11 +10,13 @@
  *   with other servers).
  * - A disabled server (`enabled: false`) is a diagnostic: it is not started
  *   and offers no tools.
+ * - `mcp:*` stands for every enabled server (`mcp:<name>` of each, in
+ *   config.yaml's order); disabled ones are left out silently.
  *
  * @module
  */
 
-import { parseToolReference } from "../agents/tool_reference.ts";
+import { ALL_MCP_SERVERS, parseToolReference } from "../agents/tool_reference.ts";
 import type { McpServerSettings } from "../config/config.ts";
 import { isToolAllowed } from "../config/mcp_servers.ts";
 
@@ -60,6 +62,15 @@ export function planMcpTools(
     if ("problem" in reference) throw new Error(`${agentPath}: tools: ${reference.problem}`);
     if (reference.kind === "tool") {
       entries.push(reference);
+      continue;
+    }
+    if (reference.server === ALL_MCP_SERVERS) {
+      // Every enabled server, in config.yaml's order; a disabled one is left out without a word.
+      for (const server of Object.values(servers)) {
+        if (!server.enabled) continue;
+        entries.push({ kind: "mcp", server, tool: null });
+        toStart.set(server.name, server);
+      }
       continue;
     }
     const server = Object.hasOwn(servers, reference.server) ? servers[reference.server] : undefined;

@@ -13,7 +13,7 @@
  */
 
 import { resolve } from "node:path";
-import { loadAgentFile } from "../agents/agent_file.ts";
+import { type AgentDefinition, loadAgentFile } from "../agents/agent_file.ts";
 import { agentSources } from "../agents/agent_sources.ts";
 import { listRunnableAgents, loadAgent } from "../agents/catalog.ts";
 import { loadDefaultAgent } from "../app/default_agent.ts";
@@ -43,6 +43,7 @@ import { appendHistory, historyPath, loadHistory } from "./chat_history.ts";
 import * as sessionOps from "./chat_sessions.ts";
 import type { InteractiveFlags } from "./interactive_flags.ts";
 import { listWorkspaceFiles } from "./chat_files.ts";
+import { type McpSeen, mcpStatusLines, seenServers, usedServers } from "./chat_mcp.ts";
 import { modelChoices } from "./chat_models.ts";
 import { modelRows } from "./models.ts";
 
@@ -77,6 +78,10 @@ export async function createChatBackend(options: ChatBackendOptions): Promise<Ch
     shownModel: "",
     thinking: flags.thinking ?? null,
     contextWindow: null as number | null,
+    /** The agent's definition, once loaded (a resumed session's is loaded when asked for). */
+    definition: null as AgentDefinition | null,
+    /** What the last message's run offered of each MCP server. */
+    mcpSeen: new Map<string, string>() as McpSeen,
   };
   const historyFile = await historyPath(paths.home, workdir);
   // Read once, for what the status line shows before a turn; each turn reads them again.
@@ -91,6 +96,7 @@ export async function createChatBackend(options: ChatBackendOptions): Promise<Ch
       : await loadDefaultAgent(await agentSources(paths, workdir), config);
     chat.agent = spec.kind === "default" ? { kind: "id", id: definition.id } : spec;
     chat.agentId = definition.id;
+    chat.definition = definition;
     if (chat.sessionId === null) {
       chat.shownModel = answeringModel(chat.model ?? definition.model);
       chat.contextWindow = chat.shownModel === "" ? null : contextWindowOf(chat.shownModel);
@@ -124,6 +130,7 @@ export async function createChatBackend(options: ChatBackendOptions): Promise<Ch
     chat.sessionId = data.header.id;
     chat.agent = undefined;
     chat.agentId = branch.agent;
+    chat.definition = null;
     chat.shownModel = chat.model === null ? branch.model : answeringModel(chat.model);
     chat.thinking = flags.thinking ?? branch.thinking;
     chat.contextWindow = contextWindowOf(chat.shownModel);
@@ -198,6 +205,11 @@ export async function createChatBackend(options: ChatBackendOptions): Promise<Ch
         chat.agentId = plan.options.agentId;
         chat.shownModel = plan.options.modelRef;
         chat.contextWindow = plan.contextWindow;
+        chat.mcpSeen = seenServers(
+          Object.keys(config.mcpServers),
+          plan.options.tools,
+          plan.options.diagnostics,
+        );
         const outcome = await runAgent({ ...plan.options, emit: handlers.emit, signal }, prompt);
         return { reason: outcome.reason, error: outcome.error, usage: outcome.usage };
       } catch (error) {
@@ -278,6 +290,12 @@ export async function createChatBackend(options: ChatBackendOptions): Promise<Ch
       return modelChoices(rows, config, chat.shownModel);
     },
     sessions: () => sessionOps.sessionChoices(paths.sessionsDir, workdir),
+    async mcpStatus() {
+      chat.definition ??= await loadAgent(await agentSources(paths, workdir), chat.agentId)
+        .catch(() => null);
+      const uses = chat.definition === null ? [] : usedServers(chat.definition, config);
+      return mcpStatusLines(config, { id: chat.agentId, uses }, chat.mcpSeen);
+    },
     async newSession(agent) {
       chat.sessionId = null;
       chat.contextWindow = null;

@@ -98,6 +98,8 @@ export interface ChatBackend {
   agents(): Promise<Choice[]>;
   /** The models and aliases of the ready providers (value: the reference; `P/*`: type one). */
   models(): Promise<Choice[]>;
+  /** The lines of `/mcp`: config.yaml's MCP servers and the state of each for the agent. */
+  mcpStatus(): Promise<string[]>;
   /** The workspace's sessions, newest first (value: the id). */
   sessions(): Promise<Choice[]>;
   /** Starts a new session (its file appears with the first message), with `agent` or the current one. */

@@ -120,6 +120,14 @@ export const COMMANDS: readonly CommandInfo[] = [
     },
   },
   {
+    name: "mcp",
+    description: "the MCP servers of config.yaml and their state for this agent",
+    whileRunning: true,
+    async run(controls) {
+      controls.transcript.addNotice((await controls.backend.mcpStatus()).join("\n"), "info");
+    },
+  },
+  {
     name: "sessions",
     description: "resume a stored session of this workspace",
     whileRunning: false,

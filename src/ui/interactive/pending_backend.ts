@@ -49,6 +49,7 @@ export function pendingBackend(loading: Promise<ChatBackend>): PendingBackend {
     agents: later("agents"),
     models: later("models"),
     sessions: later("sessions"),
+    mcpStatus: later("mcpStatus"),
     newSession: later("newSession"),
     resume: later("resume"),
     setAgent: later("setAgent"),
