@@ -1,7 +1,12 @@
 import assert from "node:assert/strict";
-import { createTestEnv } from "./harness/env.ts";
+import { createTestEnv, type TestEnv } from "./harness/env.ts";
 import { startFakeProvider } from "./harness/fake_provider.ts";
-import { startPty } from "./harness/pty.ts";
+import { type PtySession, startPty } from "./harness/pty.ts";
+
+/** The chat in a pty, in the test environment's workspace. */
+function chat(env: TestEnv, args: readonly string[]): Promise<PtySession> {
+  return startPty(args, { cwd: env.workdir, home: env.userHome, riendaHome: env.home });
+}
 
 Deno.test("interactive: escape sequences of the model and its tools never reach the terminal", async () => {
   await using provider = await startFakeProvider([
@@ -14,11 +19,7 @@ Deno.test("interactive: escape sequences of the model and its tools never reach 
     { text: "done \x1b]0;pwned\x07 and \x1b[2Jcleared \u009b1;1H \u009d0;c1title\x07" },
   ]);
   await using env = await createTestEnv({ provider });
-  await using pty = await startPty(["-a", "coder", "go"], {
-    cwd: env.workdir,
-    home: env.userHome,
-    riendaHome: env.home,
-  });
+  await using pty = await chat(env, ["-a", "coder", "go"]);
   await pty.waitFor((s) => s.includes("cleared"), "the answer");
   await pty.type("\x04");
   const { raw } = await pty.wait();
@@ -44,11 +45,7 @@ Deno.test("interactive: a hostile tool name, file name and model name are writte
   await using env = await createTestEnv({ provider });
   await env.writeFile("workspace/a\x1b]52;c;Y3VybA==\x07b.txt", "x");
   // Agent files and config.yaml refuse such a model; -m and a session file's entries do not.
-  await using pty = await startPty(["-a", "coder", "-m", "fake/m\x1b]0;modeltitle\x07"], {
-    cwd: env.workdir,
-    home: env.userHome,
-    riendaHome: env.home,
-  });
+  await using pty = await chat(env, ["-a", "coder", "-m", "fake/m\x1b]0;modeltitle\x07"]);
   await pty.waitFor(
     (s) => s.includes("coder · fake/m\\x1b]0;modeltitle\\x07 · thinking off"),
     "the model on the status line",
@@ -63,11 +60,7 @@ Deno.test("interactive: a hostile tool name, file name and model name are writte
   for (const hostile of ["\x1b]0;modeltitle", "\x1b]52;c;"]) {
     assert.ok(!raw.includes(hostile), `${JSON.stringify(hostile)} reached the terminal`);
   }
-  await using second = await startPty(["-a", "coder", "go"], {
-    cwd: env.workdir,
-    home: env.userHome,
-    riendaHome: env.home,
-  });
+  await using second = await chat(env, ["-a", "coder", "go"]);
   await second.waitFor((s) => s.includes("after the unknown tool"), "the answer");
   await second.type("\x04");
   const after = await second.wait();
