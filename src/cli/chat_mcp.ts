@@ -63,7 +63,7 @@ export function mcpStatusLines(
 ): string[] {
   const servers = Object.values(config.mcpServers);
   if (servers.length === 0) {
-    return ["no MCP servers: declare them under mcp_servers: in config.yaml (docs/mcp.md)"];
+    return ["no MCP servers: declare them under mcp_servers: in config.yaml"];
   }
   const rows = servers.map((server) => [
     server.name,
