@@ -27,6 +27,7 @@ import { errorResult, textResult, type Tool, type ToolResult } from "./tool.ts";
 import { danglingLink, displayPath, resolveToolPath, resolveWriteTarget } from "./tool_paths.ts";
 import {
   CHUNK_BYTES,
+  concatBytes,
   countTextLines,
   lineCount,
   looksBinary,
@@ -195,13 +196,7 @@ async function readForEdit(
     if (total > MAX_EDIT_BYTES) return tooLarge(shown, total);
     chunks.push(buffer.slice(0, count));
   }
-  const bytes = new Uint8Array(total);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.length;
-  }
-  return bytes;
+  return concatBytes(chunks, total);
 }
 
 async function editFile(

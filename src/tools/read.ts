@@ -21,7 +21,14 @@ import { type Approval, checkGuarded } from "./approval.ts";
 import { missingPathMessage } from "./missing_path.ts";
 import { errorResult, textResult, type Tool, type ToolResult } from "./tool.ts";
 import { displayPath, resolveToolPath } from "./tool_paths.ts";
-import { cutLine, lineCount, looksBinary, notRegularFile, SAMPLE_BYTES } from "./text_file.ts";
+import {
+  concatBytes,
+  cutLine,
+  lineCount,
+  looksBinary,
+  notRegularFile,
+  SAMPLE_BYTES,
+} from "./text_file.ts";
 import { MAX_TOOL_RESULT_BYTES, utf8ByteLength } from "./truncate.ts";
 import { errorMessage } from "../unknown.ts";
 
@@ -110,7 +117,7 @@ async function scan(
   let lineBytes = 0;
   const finishLine = () => {
     if (collecting && line >= window.offset) {
-      const text = numbered(line, concat(pieces, kept), lineBytes);
+      const text = numbered(line, concatBytes(pieces, kept), lineBytes);
       textBytes += utf8ByteLength(text) + 1;
       if (shown.length >= window.limit || textBytes > MAX_TEXT_BYTES) collecting = false;
       else shown.push(text);
@@ -148,17 +155,6 @@ async function scan(
   }
   if (lineBytes > 0) finishLine();
   return { binary: false, size, total: line - 1, shown };
-}
-
-function concat(pieces: readonly Uint8Array[], length: number): Uint8Array {
-  if (pieces.length === 1 && pieces[0] !== undefined) return pieces[0];
-  const all = new Uint8Array(length);
-  let at = 0;
-  for (const piece of pieces) {
-    all.set(piece, at);
-    at += piece.length;
-  }
-  return all;
 }
 
 /** The result text for a finished scan. */

@@ -29,6 +29,18 @@ export function looksBinary(sample: Uint8Array): boolean {
   return invalid * 10 > text.length * 3;
 }
 
+/** `pieces` (of `length` bytes in all) as one array; a single piece as it is. */
+export function concatBytes(pieces: readonly Uint8Array[], length: number): Uint8Array {
+  if (pieces.length === 1 && pieces[0] !== undefined) return pieces[0];
+  const all = new Uint8Array(length);
+  let at = 0;
+  for (const piece of pieces) {
+    all.set(piece, at);
+    at += piece.length;
+  }
+  return all;
+}
+
 /** The size of the pieces a file is read in, with the signal checked between two. */
 export const CHUNK_BYTES = 256 * 1024;
 
