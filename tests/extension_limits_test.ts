@@ -36,14 +36,30 @@ Deno.test(
     );
     const result = await env.run(["tools", "test", "keep", "--args", "{}"]);
     assert.equal(result.code, 0, result.stderr);
-    for (const dir of ["store", "cache"]) {
-      assert.equal((await Deno.stat(`${env.home}/${dir}`)).mode! & 0o777, 0o700, dir);
-      for await (const entry of Deno.readDir(`${env.home}/${dir}`)) {
-        if (entry.name === "old") continue;
-        const mode = (await Deno.stat(`${env.home}/${dir}/${entry.name}`)).mode! & 0o777;
-        assert.equal(mode, 0o600, `${dir}/${entry.name}`);
+    // Folders down to the tool's namespace are 0700, entries 0600 (the old one moved to shared/).
+    const modes: Record<string, number> = {};
+    const walk = async (path: string) => {
+      const info = await Deno.stat(`${env.home}/${path}`);
+      modes[path] = info.mode! & 0o777;
+      if (!info.isDirectory) return;
+      for await (const entry of Deno.readDir(`${env.home}/${path}`)) {
+        await walk(`${path}/${entry.name}`);
       }
-    }
+    };
+    for (const dir of ["store", "cache"]) await walk(dir);
+    const names = Object.keys(modes).sort();
+    assert.deepEqual(names.filter((path) => modes[path] === 0o700), [
+      "cache",
+      "cache/shared",
+      "cache/tool",
+      "cache/tool/keep",
+      "store",
+      "store/tool",
+      "store/tool/keep",
+    ]);
+    assert.equal(names.filter((path) => modes[path] !== 0o700 && modes[path] !== 0o600).length, 0);
+    assert.equal(modes["cache/shared/old"], 0o600);
+    assert.equal(modes["store/tool/keep/token"], 0o600);
   },
 );
 

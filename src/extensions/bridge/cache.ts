@@ -116,11 +116,15 @@ async function migrateFlatEntries(root: string): Promise<void> {
   for (const name of flat) await Deno.rename(join(root, name), join(moving, name)).catch(() => {});
   const shared = join(root, SHARED_FOLDER);
   await Deno.mkdir(shared, { recursive: true, mode: ENTRY_DIR_MODE });
+  if (Deno.build.os !== "windows") await Deno.chmod(shared, ENTRY_DIR_MODE);
   for (const name of flat) {
     const target = join(shared, name);
     // An entry of the same name already shared wins: the flat one was older.
     const taken = await Deno.lstat(target).then(() => true, () => false);
-    if (!taken) await Deno.rename(join(moving, name), target).catch(() => {});
+    if (taken) continue;
+    // Private like every entry, whatever mode an older version gave it.
+    if (Deno.build.os !== "windows") await Deno.chmod(join(moving, name), 0o600).catch(() => {});
+    await Deno.rename(join(moving, name), target).catch(() => {});
   }
   await Deno.remove(moving, { recursive: true }).catch(() => {});
 }
