@@ -5,7 +5,8 @@
  * costs of the file tools (`bench_coding_tools.ts`), of the extension host
  * and of masking secrets (`bench_masking.ts`).
  *
- * Peak RSS comes from `/usr/bin/time -f %M` when it exists (else "n/a").
+ * Peak RSS (and the CPU time a caller may ask for) comes from `/usr/bin/time`
+ * when it exists (else "n/a").
  *
  * @module
  */
@@ -41,6 +42,8 @@ export interface Scenario {
 interface Sample {
   readonly seconds: number;
   readonly rssKib: number | null;
+  /** User plus system CPU seconds (10 ms resolution), null without `/usr/bin/time`. */
+  readonly cpu: number | null;
 }
 
 /** The deno arguments that run the CLI from source, as the dev task does. */
@@ -64,7 +67,7 @@ async function runOnce(env: TestEnv, args: readonly string[], cli: CliArgs): Pro
   const deno = Deno.execPath();
   const started = performance.now();
   const child = new Deno.Command(hasTime ? TIME : deno, {
-    args: hasTime ? ["-f", "%M", deno, ...cli(args)] : cli(args),
+    args: hasTime ? ["-f", "%M %U %S", deno, ...cli(args)] : cli(args),
     cwd: env.workdir,
     env: { RIENDA_HOME: env.home, NO_COLOR: "1" },
     stdin: "null",
@@ -77,8 +80,14 @@ async function runOnce(env: TestEnv, args: readonly string[], cli: CliArgs): Pro
   if (output.code !== 0) {
     throw new Error(`rienda ${args.join(" ")} exited with ${output.code}:\n${stderr}`);
   }
-  const rss = hasTime ? Number(stderr.trim().split("\n").at(-1)) : NaN;
-  return { seconds, rssKib: Number.isFinite(rss) ? rss : null };
+  const [rss = NaN, user = NaN, system = NaN] = hasTime
+    ? (stderr.trim().split("\n").at(-1) ?? "").split(" ").map(Number)
+    : [];
+  return {
+    seconds,
+    rssKib: Number.isFinite(rss) ? rss : null,
+    cpu: Number.isFinite(user + system) ? user + system : null,
+  };
 }
 
 function median(values: readonly number[]): number {
@@ -93,13 +102,13 @@ export async function measure(scenario: Scenario): Promise<string> {
 }
 
 /**
- * {@link measure}, with the median seconds and the peak MiB (null without `/usr/bin/time`);
- * `cli` runs another build of the CLI than the module graph.
+ * {@link measure}, with the median seconds, the peak MiB and the mean CPU seconds (both null
+ * without `/usr/bin/time`); `cli` runs another build of the CLI than the module graph.
  */
 export async function measureScenario(
   scenario: Scenario,
   cli: CliArgs = cliArgs,
-): Promise<{ line: string; seconds: number; mib: number | null }> {
+): Promise<{ line: string; seconds: number; mib: number | null; cpu: number | null }> {
   await using provider = await startFakeProvider();
   await using env = await createTestEnv({ provider });
   await scenario.setup?.(env);
@@ -121,7 +130,10 @@ export async function measureScenario(
   const line = `${scenario.name.padEnd(34)} ${seconds.toFixed(3)} s  ${
     rss === null ? "n/a" : `${rss.toFixed(1)} MiB`
   }${target}`;
-  return { line, seconds, mib: rss };
+  const cpu = samples.every((sample) => sample.cpu !== null)
+    ? samples.reduce((sum, sample) => sum + sample.cpu!, 0) / samples.length
+    : null;
+  return { line, seconds, mib: rss, cpu };
 }
 
 /**

@@ -76,7 +76,9 @@ export async function measureBundle(): Promise<string[]> {
     for (let round = 0; round < ROUNDS; round++) {
       for (const [label, cli] of builds) {
         for (const scenario of SCENARIOS) {
-          add(`${label} ${scenario.name}`, (await measureScenario(scenario, cli)).seconds);
+          const { seconds: wall, cpu } = await measureScenario(scenario, cli);
+          add(`${label} ${scenario.name}`, wall);
+          if (cpu !== null) add(`${label} ${scenario.name}, CPU (mean)`, cpu);
         }
         const [ready, loaded] = await chatSeconds(cli);
         add(`${label} chat, usable prompt (pty)`, ready);

@@ -8,7 +8,8 @@
  * computed specifier or as a worker ({@link LAZY_ENTRIES}); code splitting
  * keeps them lazy. Their specifiers are spelled for the source tree, so each
  * is respelled to the bundled file, and the build stamp of `src/version.ts`
- * is filled in. Every replacement must match exactly once.
+ * is filled in, and esbuild's `require` is made on first use. Every replacement
+ * must match exactly once.
  *
  * `deno run -A scripts/bundle.ts OUTDIR [KIND]` (KIND: binary or npm).
  *
@@ -66,6 +67,19 @@ export const MAIN = "src/main.ts";
 export function bundledPath(module: string): string {
   return module.replace(/^src\//, "").replace(/\.ts$/, ".js");
 }
+
+/**
+ * esbuild's `require` for the CommonJS packages in the bundle, made at load from
+ * `node:module`, and the same made on first use: loading `node:module` is a third
+ * of the CPU time of `--version`, and only a few `require`s of Node built-ins ever
+ * call it (docs/performance.md).
+ */
+const EAGER_REQUIRE = [
+  'import { createRequire as __deno_internal_createRequire } from "node:module";',
+  "var __require = __deno_internal_createRequire(import.meta.url);",
+].join("\n");
+const LAZY_REQUIRE = "var __require = (id) => " +
+  'process.getBuiltinModule("node:module").createRequire(import.meta.url)(id);';
 
 /** The placeholder of `src/version.ts` that a bundle fills in. */
 export const STAMP_MARKER = '"@rienda-build-stamp@"';
@@ -163,6 +177,7 @@ export async function bundle(outdir: string, stamp: string): Promise<void> {
     });
   }
   await replaceOnce(files, STAMP_MARKER, () => JSON.stringify(stamp));
+  await replaceOnce(files, EAGER_REQUIRE, () => LAZY_REQUIRE);
 }
 
 if (import.meta.main) {

@@ -6,6 +6,8 @@
  * @module
  */
 
+import { RIENDA_ENTRY } from "./rienda.ts";
+
 /** The command line of process `pid` with spaces for NULs, or null when it is gone. */
 async function commandLine(pid: string): Promise<string | null> {
   try {
@@ -44,22 +46,30 @@ export async function processesRunning(text: string): Promise<string[]> {
 }
 
 /**
- * The pid of `ancestor` or of its descendant whose command line contains `text`
- * (e.g. `src/main.ts`: the rienda process below `deno task`), or null.
+ * The pid of the process at or below `ancestor` whose command line contains
+ * `text` (e.g. `src/main.ts`: the rienda process below `deno task`), the lowest
+ * one when a shell above it names it too (`sh -c "deno run … main.js"`), or null.
  */
 export async function descendantRunning(ancestor: number, text: string): Promise<number | null> {
-  if ((await commandLine(String(ancestor)))?.includes(text)) return ancestor;
   const parents = new Map<string, string>();
   for (const pid of await livePids()) {
     const parent = await parentOf(pid);
     if (parent !== null) parents.set(pid, parent);
   }
-  for (const [pid] of parents) {
-    let up = parents.get(pid);
-    while (up !== undefined && up !== String(ancestor)) up = parents.get(up);
-    if (up !== undefined && (await commandLine(pid))?.includes(text)) return Number(pid);
+  const chain = (pid: string): string[] => {
+    const up: string[] = [pid];
+    for (let next = parents.get(pid); next !== undefined; next = parents.get(next)) up.push(next);
+    return up;
+  };
+  const matches: string[] = [];
+  for (const pid of [String(ancestor), ...parents.keys()]) {
+    if (pid !== String(ancestor) && !chain(pid).includes(String(ancestor))) continue;
+    if ((await commandLine(pid))?.includes(text)) matches.push(pid);
   }
-  return null;
+  const lowest = matches.find((pid) =>
+    !matches.some((other) => other !== pid && chain(other).includes(pid))
+  );
+  return lowest === undefined ? null : Number(lowest);
 }
 
 /** Resolves once no live process has `text` in its command line; false after `timeoutMs`. */
@@ -83,7 +93,7 @@ const READ_SYSCALL = Deno.build.arch === "aarch64" ? "63" : "0";
 export async function readingStdin(ancestor: number, timeoutMs = 20_000): Promise<void> {
   const deadline = performance.now() + timeoutMs;
   while (performance.now() < deadline) {
-    const pid = await descendantRunning(ancestor, "src/main.ts");
+    const pid = await descendantRunning(ancestor, RIENDA_ENTRY);
     if (pid !== null && await readsStdin(pid)) return;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
