@@ -80,8 +80,8 @@ Deno.test("tools test --expect passes silently and fails with a diff", async () 
     fail.stderr,
     [
       "rienda: the result differs from --expect:",
-      "--- result\t--expect",
-      "+++ result\tactual",
+      "--- expected",
+      "+++ actual",
       "@@ -1,1 +1,1 @@",
       '-"b from test on fake/m"',
       '+"a from test on fake/m"',

@@ -9,7 +9,7 @@
  */
 
 import { resolve } from "node:path";
-import { createPatch } from "diff";
+import { createTwoFilesPatch } from "diff";
 import type { UserNotice } from "../extensions/run_context.ts";
 import {
   type CapabilityPolicy,
@@ -99,13 +99,15 @@ function canonical(value: unknown): string {
 
 /**
  * Null when `actual` equals `expected` (JSON values, keys in any order);
- * else a unified diff of the two as indented JSON, `--expect` first.
+ * else a unified diff of the two as indented JSON, under the headers
+ * `--- expected` (`--expect`) and `+++ actual`.
  */
 export function expectDiff(expected: unknown, actual: unknown): string | null {
   const want = canonical(expected);
   const got = canonical(actual);
   if (want === got) return null;
-  return createPatch("result", want, got, "--expect", "actual").split("\n").slice(2).join("\n");
+  // The first line of the patch is a rule of `=`.
+  return createTwoFilesPatch("expected", "actual", want, got).split("\n").slice(1).join("\n");
 }
 
 /** Notice and `ctx.notify` callbacks that write to stderr. */
