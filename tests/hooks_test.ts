@@ -80,9 +80,13 @@ for (const autoApprove of [false, true]) {
       assert.deepEqual(contents, ["safe", "(no output)"]);
       assert.equal(buildExists, false);
     } else {
-      assert.deepEqual(contents, ["safe", "refused by the user"]);
+      // The refusal names the hook, for the model and on stderr.
+      assert.deepEqual(contents, ["safe", 'hook "guard" refused the call: refused by the user']);
       assert.equal(buildExists, true);
-      assert.ok(result.stderr.includes("tool failed: refused by the user\n"), result.stderr);
+      assert.ok(
+        result.stderr.includes('tool failed: hook "guard" refused the call: refused by the user\n'),
+        result.stderr,
+      );
     }
     // docs/extensions.md: ctx.notify without a UI shows nothing.
     assert.ok(!result.stderr.includes("run finished"), result.stderr);
@@ -296,8 +300,8 @@ Deno.test("a refusal ends the beforeToolExecute chain and afterToolExecute still
   const result = await env.run(["run", "-a", "gated", "go"]);
   assert.equal(result.code, 0, result.stderr);
   assert.deepEqual(toolResultsOf(provider.requests[1]), [
-    { id: "call_1", content: "after: not this one (true)" },
-    { id: "call_2", content: "after: the call was refused by a hook (true)" },
+    { id: "call_1", content: 'after: hook "gate" refused the call: not this one (true)' },
+    { id: "call_2", content: 'after: hook "gate" refused the call (true)' },
   ]);
   for (const name of ["first", "second", "later-consulted"]) {
     await assert.rejects(Deno.stat(`${env.workdir}/${name}`), Deno.errors.NotFound, name);

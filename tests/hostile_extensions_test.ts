@@ -336,9 +336,9 @@ Deno.test("a guard is handed the arguments with the schema's defaults: deploy {}
   const result = await env.run(["run", "-a", "deployer", "go"]);
   assert.equal(result.code, 0, result.stderr);
   assert.deepEqual(toolResultsOf(provider.requests[1]).map((entry) => entry.content), [
-    "no prod deploys",
+    'hook "guard" refused the call: no prod deploys',
     "deployed to staging",
-    "no prod deploys",
+    'hook "guard" refused the call: no prod deploys',
   ]);
   assert.equal(await Deno.readTextFile(`${env.workdir}/deployed`), '{"target":"staging"}');
   const seen = result.stderr.split("\n").filter((line) => line.includes("guard saw"));

@@ -176,7 +176,7 @@ Deno.test("a beforeToolExecute hook refuses one MCP call by its model-facing nam
   assert.equal(result.code, 0, result.stderr);
   assert.deepEqual(toolResultsOf(provider.requests[1]), [
     { id: "call_1", content: "Echo: allowed (seen by the hook)" },
-    { id: "call_2", content: "no sums today" },
+    { id: "call_2", content: 'hook "no-sums" refused the call: no sums today' },
   ]);
 });
 

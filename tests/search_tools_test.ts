@@ -258,7 +258,7 @@ Deno.test("hooks fire around built-in file tools, and a user tool replaces one",
   ], { agent: "hooked" });
   assert.deepEqual(results.map(({ text, isError }) => ({ text, isError })), [
     { text: "     1→[redacted]", isError: false },
-    { text: "no writes today", isError: true },
+    { text: 'hook "redact" refused the call: no writes today', isError: true },
     { text: "mine", isError: false },
   ]);
   await assert.rejects(Deno.stat(`${env.workdir}/b.txt`), Deno.errors.NotFound);

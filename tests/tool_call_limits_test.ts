@@ -93,7 +93,7 @@ Deno.test("arguments nested 64 levels reach the guard, which refuses prod", asyn
   assert.equal(await exists(`${env.workdir}/deployed`), false);
   assert.ok((await Deno.readTextFile(`${env.workdir}/guard-saw`)).startsWith('{"target":"prod"'));
   assert.deepEqual(toolResultsOf(provider.requests[1]), [
-    { id: "call_1", content: "no deploys to prod" },
+    { id: "call_1", content: 'hook "guard" refused the call: no deploys to prod' },
   ]);
 });
 

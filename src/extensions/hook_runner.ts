@@ -6,7 +6,7 @@
  * - Chaining: each hook sees the previous hook's output; a field returned as
  *   `null` or `undefined` keeps its value; the last writer wins.
  * - `beforeToolExecute`: the first `allow: false` refuses the call and ends
- *   the chain (reason default: {@link DEFAULT_REFUSAL}). Each hook is handed
+ *   the chain, naming the hook ({@link refusedBy}). Each hook is handed
  *   the arguments the tool would run with (the engine's `complete`: the
  *   schema's defaults filled in), for the model's and for each rewrite.
  * - A hook stopped by the run's interrupt ends the chain as `interrupted`,
@@ -48,8 +48,14 @@ import { type HookReturn, invokeHook } from "./hook_invocation.ts";
 import type { LoadedHook } from "./load_module.ts";
 import type { ExtensionRunContext } from "./run_context.ts";
 
-/** The reason a refusal carries when the hook gave none (docs/extensions.md). */
-export const DEFAULT_REFUSAL = "the call was refused by a hook";
+/**
+ * The error result of a call a hook refused, naming the hook: `hook "guard"
+ * refused the call: <reason>`, or without a reason when it gave none
+ * (docs/extending.md).
+ */
+export function refusedBy(hook: string, reason: string | undefined): string {
+  return `hook "${hook}" refused the call${reason ? `: ${reason}` : ""}`;
+}
 
 /** What {@link createHookRunner} needs besides the hooks. */
 export interface HookRunnerOptions {
@@ -122,7 +128,7 @@ export function createHookRunner(
     point: HookPoint,
     signal: AbortSignal,
     link: () => Link,
-    take: (returned: HookReturn | null) => boolean | void | Promise<boolean | void>,
+    take: (returned: HookReturn | null, hook: string) => boolean | void | Promise<boolean | void>,
     result: () => T,
     refuse: (hook: string, problem: string) => Chained<T> = (hook, problem) => ({
       kind: "withheld",
@@ -145,7 +151,7 @@ export function createHookRunner(
       const invoked = await invokeHook(hook, point, args, { ...options, signal });
       if (invoked.kind === "interrupted") return { kind: "interrupted" };
       if (invoked.kind === "failed") return refuse(hook.name, invoked.problem);
-      if ((await take(invoked.value)) === true) break;
+      if ((await take(invoked.value, hook.name)) === true) break;
     }
     return done(result());
   }
@@ -223,9 +229,9 @@ export function createHookRunner(
         "beforeToolExecute",
         signal,
         () => ({ args: [{ ...call, arguments: args }], handed: { arguments: args } }),
-        async (returned) => {
+        async (returned, hook) => {
           if (returned?.allow === false) {
-            refusal = text(returned, "reason") || DEFAULT_REFUSAL;
+            refusal = refusedBy(hook, text(returned, "reason"));
             return true;
           }
           if (returned?.arguments !== undefined) args = await complete(returned.arguments);

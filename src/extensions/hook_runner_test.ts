@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { AFTER_RUN_GRACE_MS, type Chained, HOOK_POINTS } from "../engine/hooks.ts";
 import { MAX_PAYLOAD_DEPTH } from "../payload_limits.ts";
-import { createHookRunner, DEFAULT_REFUSAL, type HookRunnerOptions } from "./hook_runner.ts";
+import { createHookRunner, type HookRunnerOptions } from "./hook_runner.ts";
 import { invokeHook } from "./hook_invocation.ts";
 import { ExtensionHost } from "./host.ts";
 import type { LoadedHook } from "./load_module.ts";
@@ -117,13 +117,13 @@ Deno.test("createHookRunner()", async (t) => {
       ], { host, context });
       assert.deepEqual(await runner.beforeToolExecute(call, signal), {
         allow: false,
-        reason: "refused: rm -rf / --dry",
+        reason: 'hook "guard" refused the call: refused: rm -rf / --dry',
       });
       assert.deepEqual(context.notices, []);
     },
   );
 
-  await t.step("beforeToolExecute: a refusal without a reason gets the default one", async () => {
+  await t.step("beforeToolExecute: a refusal without a reason still names the hook", async () => {
     const runner = runnerOf([
       hook("no", `beforeToolExecute: function () { return { allow: false }; },`),
     ], {
@@ -132,7 +132,7 @@ Deno.test("createHookRunner()", async (t) => {
     });
     assert.deepEqual(await runner.beforeToolExecute(call, signal), {
       allow: false,
-      reason: DEFAULT_REFUSAL,
+      reason: 'hook "no" refused the call',
     });
   });
 
@@ -378,7 +378,7 @@ Deno.test("createHookRunner()", async (t) => {
     const deep = { ...call, arguments: { pad: nested(MAX_PAYLOAD_DEPTH - 1) } };
     assert.deepEqual(await runner.beforeToolExecute(deep, signal), {
       kind: "done",
-      value: { allow: false, reason: `depth ${MAX_PAYLOAD_DEPTH}` },
+      value: { allow: false, reason: `hook "depth" refused the call: depth ${MAX_PAYLOAD_DEPTH}` },
     });
     assert.deepEqual(context.notices, []);
   });
