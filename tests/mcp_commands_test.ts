@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { assertNothingSent, lastLine, linesOf } from "./harness/assertions.ts";
 import { createTestEnv, defaultConfig } from "./harness/env.ts";
 import { startFakeProvider } from "./harness/fake_provider.ts";
-import { configWithMcp, everythingStdio } from "./harness/mcp_servers.ts";
+import { configWithMcp, everythingStdio, filesystemStdio } from "./harness/mcp_servers.ts";
 import { toolNamesOf } from "./harness/wire.ts";
 
 const BROKEN = { command: "sh", args: ["-c", "echo 'cannot open db' >&2; exit 3"] };
@@ -32,6 +32,31 @@ Deno.test("mcp list shows each server and how it starts; --check adds status and
   assert.match(checked.stdout, /^ {2}everything__echo\s+Echoes back the input string$/m);
   assert.ok(!checked.stdout.includes("everything__get-env"), "a denied tool is listed");
   assert.match(checked.stdout, /^broken .* failed: exited with code 3: cannot open db$/m);
+});
+
+Deno.test("mcp list --check and rienda tools show the first sentence of a tool's paragraph", async () => {
+  await using env = await createTestEnv();
+  await env.writeConfig(configWithMcp("http://127.0.0.1:1/v1", {
+    fs: await filesystemStdio(env.workdir),
+  }));
+  const checked = await env.run(["mcp", "list", "--check"]);
+  assert.equal(checked.code, 0, checked.stderr);
+  const line = linesOf(checked.stdout).find((row) => row.includes("fs__read_text_file")) ?? "";
+  assert.match(
+    line,
+    /^ {2}fs__read_text_file\s+Read the complete contents of a file from the file system as text\.$/,
+  );
+  const tools = await env.run(["tools"]);
+  assert.equal(tools.code, 0, tools.stderr);
+  const listed = linesOf(tools.stdout).find((row) => row.startsWith("fs__read_text_file")) ?? "";
+  assert.match(
+    listed,
+    /mcp:fs\s+Read the complete contents of a file from the file system as text\.$/,
+  );
+  // Each tool's row stays short (the server's own row holds its long command line).
+  for (const row of linesOf(checked.stdout).filter((row) => row.startsWith("  "))) {
+    assert.ok(row.length <= 140, row);
+  }
 });
 
 Deno.test("mcp call runs one tool: result on stdout, error results and bad arguments exit 1", async () => {
