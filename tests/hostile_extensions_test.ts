@@ -11,23 +11,7 @@ import { startFakeProvider } from "./harness/fake_provider.ts";
 import { descendantRunning } from "./harness/processes.ts";
 import { RIENDA_ENTRY } from "./harness/rienda.ts";
 import { toolResultsOf } from "./harness/wire.ts";
-
-const THROWING_GUARD = `module.exports = {
-  beforeToolExecute: function () { throw new Error("boom"); },
-};
-`;
-
-/** A provider that asks for one shell call touching `ran`, then answers. */
-function touchScript() {
-  return [
-    { toolCalls: [{ name: "shell", arguments: { command: "touch ran" } }] },
-    { text: "done" },
-  ];
-}
-
-async function ran(env: TestEnv): Promise<boolean> {
-  return await Deno.stat(`${env.workdir}/ran`).then(() => true, () => false);
-}
+import { ran, THROWING_GUARD, touchScript } from "./harness/guard_run.ts";
 
 Deno.test("a guard listed again with fail_closed: true is an error, never a guard that fails open", async () => {
   await using provider = await startFakeProvider(touchScript());

@@ -93,7 +93,7 @@ Examples:
     )
     .action((flags: Record<string, unknown>) => {
       choose(async () =>
-        (await import("./trust.ts")).trustCommand(io, {
+        (await import("./trust.ts")).trustCommand(terminalSafeIo(io), {
           workdir: stringFlag(flags, "workdir"),
           untrust: flags.untrust === true,
           list: flags.list === true,
