@@ -38,7 +38,8 @@ Deno.test("the same tool call with the same result: a note on the third, the run
     assert.ok(seen[index]?.includes("change approach"), seen[index]);
   }
   const session = checkSession(await env.readSession(sessionIdOf(result.stderr)));
-  assert.equal(session.entries.length, 16, "prompt + 5 × (call, tool start, result)");
+  assert.equal(session.entries.length, 17, "prompt + 5 × (call, tool start, result) + failure");
+  assert.equal(session.entries.at(-1)?.kind, "failure");
 });
 
 Deno.test("a model that changes approach after the note finishes the run", async () => {

@@ -63,7 +63,10 @@ Deno.test("a provider failing five times ends the run with its message after exa
   assert.equal(retries.length, 4);
   assertBackoff(retries.map((retry) => retry.seconds));
   assert.equal(lastLine(result.stderr), "rienda: upstream exploded (status 500)");
-  assert.deepEqual(session?.entries, [userPromptEntry("go")]);
+  assert.deepEqual(session?.entries, [
+    userPromptEntry("go"),
+    { kind: "failure", error: "upstream exploded (status 500)" },
+  ]);
 });
 
 Deno.test("a 400 is not retried and its message ends the run", async () => {
@@ -75,7 +78,10 @@ Deno.test("a 400 is not retried and its message ends the run", async () => {
   assert.equal(requests.length, 1);
   assert.deepEqual(retryLines(result.stderr), []);
   assert.equal(lastLine(result.stderr), "rienda: bad request body (status 400)");
-  assert.deepEqual(session?.entries, [userPromptEntry("go")]);
+  assert.deepEqual(session?.entries, [
+    userPromptEntry("go"),
+    { kind: "failure", error: "bad request body (status 400)" },
+  ]);
 });
 
 Deno.test("a 401 is not retried", async () => {

@@ -86,6 +86,8 @@ export interface RunPlan extends AsyncDisposable {
   readonly options: Omit<RunOptions, "emit" | "signal">;
   /** Tokens the model can read (for a front end's context-use display). */
   readonly contextWindow: number;
+  /** Marks the session as ended by the run's `error`, when the run stored anything. */
+  recordFailure(error: string): Promise<void>;
 }
 
 /** Resolves everything a run needs, or throws a message that names the fix. */
@@ -217,6 +219,7 @@ export async function prepareRun(request: RunRequest): Promise<RunPlan> {
   const maxTurns = request.maxTurns ?? agent.maxTurns;
   return {
     contextWindow: resolved.contextWindow,
+    recordFailure: (error) => session.recordFailure(error),
     options: {
       sessionId,
       agentId: agent.id,

@@ -21,6 +21,11 @@ import type { SessionFileWriter } from "../sessions/writer.ts";
 export interface RunSession extends SessionWriter, AsyncDisposable {
   /** Stores a compaction entry naming the first kept message. */
   recordCompaction(compaction: CompactionRecord): Promise<void>;
+  /**
+   * Marks the session as ended by `error` (a `failure` entry); nothing when
+   * nothing is stored yet: a run that failed before its first request leaves no file.
+   */
+  recordFailure(error: string): Promise<void>;
 }
 
 /** Options of {@link bindRunSession}. */
@@ -72,6 +77,10 @@ export function bindRunSession(
         throw new Error(`no stored message at position ${keptIndex} to keep after the summary`);
       }
       await writer.appendEntry({ kind: "compaction", summary, keptId, tokensBefore });
+    },
+    async recordFailure(error) {
+      if (writer === null || writer.leafId === "") return;
+      await writer.appendEntry({ kind: "failure", error });
     },
     async [Symbol.asyncDispose]() {
       await writer?.close();

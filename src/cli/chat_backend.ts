@@ -211,6 +211,7 @@ export async function createChatBackend(options: ChatBackendOptions): Promise<Ch
           plan.options.diagnostics,
         );
         const outcome = await runAgent({ ...plan.options, emit: handlers.emit, signal }, prompt);
+        if (outcome.reason === "error") await plan.recordFailure(outcome.error ?? "the run failed");
         return { reason: outcome.reason, error: outcome.error, usage: outcome.usage };
       } catch (error) {
         return failed(error, signal);

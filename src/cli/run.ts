@@ -117,9 +117,13 @@ export async function runCommand(
     case "interrupted":
       io.stderr.write(INTERRUPTED_LINE);
       return EXIT.interrupted;
-    case "error":
-      io.stderr.write(`rienda: ${terminalSafe(outcome.error ?? "the run failed")}\n`);
+    case "error": {
+      const error = outcome.error ?? "the run failed";
+      // The session says it ended here, so a listing tells it from one that was answered.
+      await plan.recordFailure(error);
+      io.stderr.write(`rienda: ${terminalSafe(error)}\n`);
       return EXIT.failure;
+    }
   }
 }
 

@@ -82,7 +82,7 @@ export function formatSessionList(sessions: readonly SessionSummary[], nowMs: nu
         session.agent,
         session.model,
         formatAge(Date.parse(session.updatedAt), nowMs),
-        session.title,
+        session.failed === undefined ? session.title : `(failed) ${session.title}`,
       ]
       : [
         shorts.get(session.id) ?? session.id,

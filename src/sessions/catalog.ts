@@ -28,6 +28,8 @@ export interface SessionSummary {
   readonly title: string;
   /** Why the file could not be summarised (e.g. no valid header); unset when it could. */
   readonly problem?: string;
+  /** The error of the run that ended the session, when its last entry is a `failure`. */
+  readonly failed?: string;
 }
 
 /** No session, or more than one, matches the id a user gave. */
@@ -230,7 +232,25 @@ async function summarise(file: SessionFile): Promise<SessionSummary> {
     return { ...base, agent: "", model: "", createdAt: "", title: "", problem };
   }
   const { agent, model, createdAt } = header;
-  return { ...base, agent, model, createdAt, title: titleOf(lines) };
+  const failed = failureOf(lines);
+  return {
+    ...base,
+    agent,
+    model,
+    createdAt,
+    title: titleOf(lines),
+    ...(failed === undefined ? {} : { failed }),
+  };
+}
+
+/** The error of a `failure` entry on the last line (a torn or empty last line passed over). */
+function failureOf(lines: readonly string[]): string | undefined {
+  for (let index = lines.length - 1; index > 0; index--) {
+    const entry = entryOrNull(lines[index] ?? "");
+    if (entry === null) continue;
+    return entry.kind === "failure" ? entry.error : undefined;
+  }
+  return undefined;
 }
 
 /** The last `title` entry, else the first prompt; lines that do not parse are passed over. */

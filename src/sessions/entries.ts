@@ -5,8 +5,8 @@
  * - Sessions keep their own on-disk types; this module translates them to and
  *   from the canonical `llm/messages.ts` model.
  * - Lines are only ever appended: branching (`leaf`), renaming (`title`),
- *   switches (`agent`, `model`, `thinking`) and the start of a tool
- *   (`tool_start`) are new entries.
+ *   switches (`agent`, `model`, `thinking`), the start of a tool
+ *   (`tool_start`) and a run's failure (`failure`) are new entries.
  * - Every entry after the header has a file-unique `id` and a `parentId`
  *   naming the entry it follows (empty for the first).
  * - A reader skips a torn last line and keeps kinds it does not know.
@@ -160,6 +160,17 @@ export interface ToolStartEntry extends EntryBase {
 }
 
 /**
+ * The run that appended the entries before it ended in an error (a provider
+ * that refused, a limit): the session is marked as failed until a later
+ * entry follows. Continuing it sends the conversation as it was.
+ */
+export interface FailureEntry extends EntryBase {
+  readonly kind: "failure";
+  /** The run's error, as its `rienda:` line said it. */
+  readonly error: string;
+}
+
+/**
  * A line of a kind this version does not know, kept as read. `id` and
  * `parentId` are set when the line has them as strings, so later entries may
  * still follow it.
@@ -180,7 +191,8 @@ export type KnownEntry =
   | ThinkingEntry
   | LeafEntry
   | TitleEntry
-  | ToolStartEntry;
+  | ToolStartEntry
+  | FailureEntry;
 
 /** Any entry after the header, as read. */
 export type Entry = KnownEntry | UnknownEntry;

@@ -119,6 +119,7 @@ export function branchContext(data: SessionEntries): BranchContext {
         break;
       case "leaf":
       case "title":
+      case "failure":
       case "unknown":
         break;
       default:

@@ -38,6 +38,7 @@ const KNOWN_KINDS: ReadonlySet<string> = new Set([
   "leaf",
   "title",
   "tool_start",
+  "failure",
 ]);
 
 /**
@@ -111,6 +112,8 @@ export function parseEntry(value: unknown): Entry {
       return { kind, ...base, createdAt, title: string(fields, "title") };
     case "tool_start":
       return { kind, ...base, createdAt, callId: nonEmpty(fields, "callId") };
+    case "failure":
+      return { kind, ...base, createdAt, error: string(fields, "error") };
     default:
       return unknownEntry(fields);
   }

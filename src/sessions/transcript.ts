@@ -61,6 +61,9 @@ export function formatTranscript(data: SessionEntries): string {
         break; // activeBranch() already followed it
       case "tool_start":
         break; // the results that follow say how the call ended
+      case "failure":
+        sections.push(`── the run failed: ${entry.error} ──`);
+        break;
       case "unknown":
         sections.push(`── entry of unknown kind ${JSON.stringify(entry.raw.kind)} ──`);
         break;
