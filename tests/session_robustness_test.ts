@@ -3,7 +3,7 @@ import { checkSession, lastLine, linesOf, sessionIdOf } from "./harness/assertio
 import { createTestEnv, type TestEnv } from "./harness/env.ts";
 import { startFakeProvider } from "./harness/fake_provider.ts";
 import { arrayAt, at, parseJsonLines } from "./harness/json.ts";
-import { chatMessages } from "./harness/wire.ts";
+import { chatMessages, toolResultsOf } from "./harness/wire.ts";
 
 /** The only session file of the environment. */
 async function onlyFile(env: TestEnv): Promise<string> {
@@ -145,9 +145,13 @@ Deno.test("a second process writing the same session is refused with a clear mes
   assert.equal(
     lastLine(refused.stderr).replace(/\(pid \d+\)/, "(pid N)"),
     `rienda: session ${id} is in use by another rienda process (pid N); ` +
-      `if no rienda process is running it, remove ${path}.lock`,
+      "wait for it to finish or stop it",
   );
   assert.equal(provider.requests.length, 1);
+  assert.equal(
+    await Deno.readTextFile(`${path}.lock`),
+    `${/\(pid (\d+)\)/.exec(refused.stderr)?.[1]}\n`,
+  );
   await Deno.writeTextFile(`${env.workdir}/go`, "\n");
   const finished = await slow.wait();
   assert.equal(finished.code, 0, finished.stderr);
@@ -157,20 +161,20 @@ Deno.test("a second process writing the same session is refused with a clear mes
   checkSession(await env.readSession(id));
 });
 
-Deno.test("a lock naming a live process that started after it (a reused pid) is taken over", async () => {
+Deno.test("a lock file naming a live process that does not hold the lock (a reused pid) is taken over", async () => {
   await using provider = await startFakeProvider([{ text: "one" }, { text: "two" }]);
   await using env = await createTestEnv({ provider });
   const first = await env.run(["run", "-a", "coder", "first"]);
   const id = sessionIdOf(first.stderr);
   const path = await onlyFile(env);
-  // This test process is alive and is no rienda: its pid with another start time.
+  // This test process is alive and is no rienda: only the OS lock counts, not the pid in the file.
   await Deno.writeTextFile(`${path}.lock`, `${Deno.pid} 1\n`);
   const result = await env.run(["run", "-s", id, "second"]);
   assert.equal(result.code, 0, result.stderr);
   await assert.rejects(Deno.stat(`${path}.lock`), Deno.errors.NotFound);
 });
 
-Deno.test("a lock left by a process that died is taken over", async () => {
+Deno.test("a lock file left by a process that died is taken over", async () => {
   await using provider = await startFakeProvider([{ text: "one" }, { text: "two" }]);
   await using env = await createTestEnv({ provider });
   const first = await env.run(["run", "-a", "coder", "first"]);
@@ -180,6 +184,24 @@ Deno.test("a lock left by a process that died is taken over", async () => {
   const result = await env.run(["run", "-s", id, "second"]);
   assert.equal(result.code, 0, result.stderr);
   await assert.rejects(Deno.stat(`${path}.lock`), Deno.errors.NotFound);
+});
+
+Deno.test({
+  name:
+    "a tool's command does not inherit the session lock (a process it leaves behind cannot hold the session)",
+  ignore: Deno.build.os !== "linux",
+  fn: async () => {
+    await using provider = await startFakeProvider([
+      { toolCalls: [{ name: "shell", arguments: { command: "ls -l /proc/self/fd/" } }] },
+      { text: "done" },
+    ]);
+    await using env = await createTestEnv({ provider });
+    const result = await env.run(["run", "-a", "coder", "go"]);
+    assert.equal(result.code, 0, result.stderr);
+    const listing = String(toolResultsOf(provider.requests[1])[0]?.content);
+    assert.match(listing, /-> \/dev\/null/);
+    assert.doesNotMatch(listing, /\.jsonl/);
+  },
 });
 
 Deno.test("continuing after an interrupt during tool calls sends every call with its result", async () => {

@@ -23,7 +23,6 @@ import type { RunCassette } from "./cassette.ts";
 import { PROCESS_SECRETS } from "../secrets/secrets.ts";
 import { newSessionId } from "../sessions/ids.ts";
 import { titleFromPrompt } from "../sessions/catalog.ts";
-import { ownStart } from "../sessions/lock.ts";
 import { createSessionWriter } from "../sessions/writer.ts";
 import { loadWorkspaceContext, systemPromptWith } from "../workspace/context.ts";
 import { createCompactor } from "./compactor.ts";
@@ -92,8 +91,6 @@ export interface RunPlan extends AsyncDisposable {
 
 /** Resolves everything a run needs, or throws a message that names the fix. */
 export async function prepareRun(request: RunRequest): Promise<RunPlan> {
-  // A session lock records this process's start time (a `sh` spawn): read it while the run prepares.
-  if (!request.noSession) void ownStart();
   const paths = resolvePaths(
     request.env,
     request.config === undefined ? {} : { config: request.config },

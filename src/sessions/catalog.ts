@@ -9,7 +9,7 @@ import { dirname, join } from "node:path";
 import { findProjectRoot } from "../project_root.ts";
 import type { HeaderEntry } from "./entries.ts";
 import { parseEntry, parseHeader } from "./parse_entry.ts";
-import { findLockHolder, lockPathOf, SessionLockedError } from "./lock.ts";
+import { acquireSessionLock } from "./lock.ts";
 import { projectDir } from "./project.ts";
 import { matchingIds } from "./short_ids.ts";
 import { errorMessage } from "../unknown.ts";
@@ -168,17 +168,17 @@ export async function noSessionMessage(
 }
 
 /**
- * Deletes a session file (and a stale lock beside it).
+ * Deletes a session file (and the lock file beside it), holding its lock meanwhile.
  *
  * @throws {SessionLockedError} when a live process is writing the session
  */
 export async function removeSession(session: Pick<SessionSummary, "id" | "path">): Promise<void> {
-  const holder = await findLockHolder(session.path);
-  if (holder !== null) {
-    throw new SessionLockedError(session.id, holder.pid, lockPathOf(session.path));
+  const lock = await acquireSessionLock(session.path, session.id);
+  try {
+    await Deno.remove(session.path);
+  } finally {
+    await lock.release();
   }
-  await Deno.remove(session.path);
-  await Deno.remove(lockPathOf(session.path)).catch(() => {});
 }
 
 /** The first prompt folded to one line and cut at {@link MAX_TITLE_CHARS} characters. */

@@ -8,7 +8,7 @@ import {
   titleFromPrompt,
 } from "./catalog.ts";
 import { userText } from "../llm/messages.ts";
-import { SessionLockedError } from "./lock.ts";
+import { acquireSessionLock, SessionLockedError } from "./lock.ts";
 import { projectDir } from "./project.ts";
 import { createSessionWriter } from "./writer.ts";
 
@@ -138,21 +138,19 @@ Deno.test("findSessionFile() says when no session or several match", async () =>
   });
 });
 
-Deno.test("removeSession() deletes a session but not one another process writes", async () => {
+Deno.test("removeSession() deletes a session but not one a writer holds", async () => {
   await withHome(async (sessionsDir) => {
     const path = await session(sessionsDir, "01abcaaaaaaaaaaaaaaaaaaaaa", ["a"], { mtime: 1_000 });
-    const child = new Deno.Command("sleep", { args: ["30"] }).spawn();
-    try {
-      await Deno.writeTextFile(`${path}.lock`, `${child.pid}\n`);
-      await assert.rejects(removeSession({ id: "01abc", path }), (error: unknown) => {
-        return error instanceof SessionLockedError &&
-          error.message ===
-            `session 01abc is in use by another rienda process (pid ${child.pid}); if no rienda process is running it, remove ${path}.lock`;
-      });
-    } finally {
-      child.kill("SIGKILL");
-      await child.status;
-    }
+    const lock = await acquireSessionLock(path, "01abc");
+    await assert.rejects(removeSession({ id: "01abc", path }), (error: unknown) => {
+      return error instanceof SessionLockedError &&
+        error.message ===
+          `session 01abc is in use by another rienda process (pid ${Deno.pid}); wait for it to finish or stop it`;
+    });
+    assert.ok((await Deno.stat(path)).isFile);
+    await lock.release();
+    // A lock file its writer left behind (killed) holds nothing.
+    await Deno.writeTextFile(`${path}.lock`, "2147483646\n");
     await removeSession({ id: "01abc", path });
     await assert.rejects(Deno.stat(path), Deno.errors.NotFound);
     await assert.rejects(Deno.stat(`${path}.lock`), Deno.errors.NotFound);
