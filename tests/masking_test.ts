@@ -282,3 +282,38 @@ Deno.test("ctx.config names MCP servers and their transports only", async () => 
   const handed = JSON.parse(String(reversed).split("").reverse().join(""));
   assert.deepEqual(handed, { local: { transport: "stdio" }, remote: { transport: "http" } });
 });
+
+Deno.test("instructions files reach the model masked, and never as rienda's own files", async () => {
+  await using provider = await startFakeProvider([{ text: "ok" }]);
+  await using env = await keyedEnv(provider);
+  // rienda started at the root of a repository that holds its home (as in ~ with ~/.rienda).
+  await Deno.mkdir(`${env.root}/.git`);
+  await Deno.symlink("rienda-home/credentials.json", `${env.root}/AGENTS.md`);
+  await Deno.symlink("rienda-home/config.yaml", `${env.root}/CLAUDE.md`);
+  // A link inside the project, to the .env the user keeps beside the code.
+  await Deno.writeTextFile(
+    `${env.workdir}/.env`,
+    `GITHUB_TOKEN=${GITHUB_TOKEN}\nOPENAI=${OPENAI_KEY}\n`,
+  );
+  await Deno.symlink(".env", `${env.workdir}/AGENTS.md`);
+  await env.writeFile(
+    "workspace/.agents/skills/deploy/SKILL.md",
+    `---\nname: deploy\ndescription: Deploys with the key ${OPENAI_KEY}.\n---\nSteps.\n`,
+  );
+  const result = await env.run(["run", "go"], { env: KEY_ENV });
+  assert.equal(result.code, 0, result.stderr);
+  assertNoKeyAnywhere(await everything(env, result, provider));
+  const system = provider.requests[0]?.rawBody ?? "";
+  assert.match(system, /GITHUB_TOKEN=ghp…l3Dm/);
+  assert.match(system, /Deploys with the key sk-…1Sn4\./);
+  assert.match(
+    result.stderr,
+    new RegExp(
+      `instructions: ${env.root}/AGENTS\\.md is rienda's credentials file \\(API keys\\), so it was left out`,
+    ),
+  );
+  assert.match(
+    result.stderr,
+    /CLAUDE\.md is rienda's config file \(it may hold API keys\), so it was left out/,
+  );
+});

@@ -24,7 +24,14 @@ import { PROCESS_SECRETS } from "../secrets/secrets.ts";
 import { newSessionId } from "../sessions/ids.ts";
 import { titleFromPrompt } from "../sessions/catalog.ts";
 import { createSessionWriter } from "../sessions/writer.ts";
-import { loadWorkspaceContext, systemPromptWith } from "../workspace/context.ts";
+import {
+  loadWorkspaceContext,
+  maskedContext,
+  type RefuseFile,
+  systemPromptWith,
+} from "../workspace/context.ts";
+import { type GuardedPath, guardOf } from "../tools/guarded_paths.ts";
+import { guardedHomePaths } from "./extensions.ts";
 import { createCompactor } from "./compactor.ts";
 import {
   continuation,
@@ -149,7 +156,10 @@ export async function prepareRun(request: RunRequest): Promise<RunPlan> {
   );
   const sessionId = continued?.id ?? newSessionId();
   // The workspace context (instructions, skills, git) is read while the extensions load.
-  const reading = loadWorkspaceContext(workdir, { environment: config.environmentContext });
+  const reading = loadWorkspaceContext(workdir, {
+    environment: config.environmentContext,
+    refuse: refusingOwnFiles(guardedHomePaths(paths)),
+  });
   reading.catch(() => {}); // awaited below; a failure of the extensions must not leave it unhandled
   const extensions = await loadRunTools({
     mcpServers: config.mcpServers,
@@ -221,7 +231,11 @@ export async function prepareRun(request: RunRequest): Promise<RunPlan> {
       sessionId,
       agentId: agent.id,
       modelRef,
-      system: systemPromptWith(agent.systemPrompt, workspace),
+      // What the project's files say may hold keys (AGENTS.md -> .env): masked like a tool result.
+      system: systemPromptWith(
+        agent.systemPrompt,
+        maskedContext(workspace, (text) => PROCESS_SECRETS.mask(text)),
+      ),
       model,
       tools: extensions.tools.map((tool) =>
         checkedTool(permittedTool(tool, agent.permissions, approval), {
@@ -253,6 +267,17 @@ export async function prepareRun(request: RunRequest): Promise<RunPlan> {
         await extensions[Symbol.asyncDispose]();
       }
     },
+  };
+}
+
+/**
+ * Refuses rienda's own files as instructions or skills: a project holding the
+ * home (rienda started in `~`) can link `AGENTS.md` to its credentials.
+ */
+function refusingOwnFiles(guarded: readonly GuardedPath[]): RefuseFile {
+  return async (realPath) => {
+    const guard = await guardOf(guarded, realPath);
+    return guard === null ? null : `is ${guard.what}`;
   };
 }
 

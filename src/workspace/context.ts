@@ -10,6 +10,8 @@
  *   catalog, then the environment, each part in its own labelled block; a
  *   skill body is never inlined. Compaction never summarises any of it.
  * - Problems are diagnostics (reported once per run), never failures.
+ * - What a project's files say is text from outside, as a tool result is:
+ *   {@link maskedContext} hides the keys in it before it joins the prompt.
  *
  * ```text
  * <project-instructions file="AGENTS.md">
@@ -23,10 +25,12 @@
 import { detectEnvironment, type Environment, environmentBlock } from "./environment.ts";
 import { type Instructions, loadInstructions } from "./instructions.ts";
 import { loadSkills, type Skill } from "./skills.ts";
+import type { RefuseFile } from "./project_text.ts";
 
 export type { Instructions } from "./instructions.ts";
 export type { Skill } from "./skills.ts";
 export type { Environment } from "./environment.ts";
+export type { RefuseFile } from "./project_text.ts";
 
 /** The instructions and skills of a workspace, with the problems found. */
 export interface WorkspaceContext {
@@ -38,14 +42,22 @@ export interface WorkspaceContext {
   readonly diagnostics: readonly string[];
 }
 
+/** How {@link loadWorkspaceContext} reads a workspace. */
+export interface WorkspaceReading {
+  /** Whether to detect the environment block. */
+  readonly environment: boolean;
+  /** Files never read for the prompt, by their real path (rienda's own files). */
+  readonly refuse?: RefuseFile;
+}
+
 /** Reads the instructions and skills of `workdir`, and its environment unless turned off. */
 export async function loadWorkspaceContext(
   workdir: string,
-  options: { environment: boolean } = { environment: true },
+  options: WorkspaceReading = { environment: true },
 ): Promise<WorkspaceContext> {
   const [instructions, skills, environment] = await Promise.all([
-    loadInstructions(workdir),
-    loadSkills(workdir),
+    loadInstructions(workdir, options.refuse),
+    loadSkills(workdir, options.refuse),
     options.environment ? detectEnvironment(workdir) : null,
   ]);
   return {
@@ -53,6 +65,26 @@ export async function loadWorkspaceContext(
     skills: skills.skills,
     environment,
     diagnostics: [...instructions.diagnostics, ...skills.diagnostics],
+  };
+}
+
+/**
+ * `context` with `mask` applied to what its project files say (the
+ * instructions, each skill's name and description): a repository can link
+ * `AGENTS.md` to the `.env` beside it, so that text may hold keys.
+ */
+export function maskedContext(
+  context: WorkspaceContext,
+  mask: (text: string) => string,
+): WorkspaceContext {
+  return {
+    ...context,
+    instructions: context.instructions.map((file) => ({ ...file, text: mask(file.text) })),
+    skills: context.skills.map((skill) => ({
+      ...skill,
+      name: mask(skill.name),
+      description: mask(skill.description),
+    })),
   };
 }
 

@@ -11,7 +11,7 @@
 import { join, relative } from "node:path";
 import { findProjectRoot, foldersDown } from "../project_root.ts";
 import { errorMessage } from "../unknown.ts";
-import { readProjectText } from "./project_text.ts";
+import { readProjectText, type RefuseFile } from "./project_text.ts";
 
 /** The file names looked for in each folder, in order of preference. */
 export const INSTRUCTION_FILES = ["AGENTS.md", "CLAUDE.md"] as const;
@@ -36,13 +36,18 @@ export interface InstructionsResult {
 /**
  * Reads the instructions files from the project root of `workdir` down to
  * it. A file that exists but is blank adds nothing; one that cannot be read
- * is a diagnostic.
+ * is a diagnostic, and so is one `refuse` refuses.
  */
-export async function loadInstructions(workdir: string): Promise<InstructionsResult> {
+export async function loadInstructions(
+  workdir: string,
+  refuse?: RefuseFile,
+): Promise<InstructionsResult> {
   const root = await findProjectRoot(workdir);
   const realRoot = await Deno.realPath(root);
   const folders = foldersDown(root, workdir);
-  const found = await Promise.all(folders.map((folder) => loadFolder(folder, workdir, realRoot)));
+  const found = await Promise.all(
+    folders.map((folder) => loadFolder(folder, workdir, realRoot, refuse)),
+  );
   return {
     instructions: found.flatMap((result) => result.instructions),
     diagnostics: found.flatMap((result) => result.diagnostics),
@@ -55,13 +60,14 @@ async function loadFolder(
   folder: string,
   workdir: string,
   realRoot: string,
+  refuse: RefuseFile | undefined,
 ): Promise<InstructionsResult> {
   const diagnostics: string[] = [];
   for (const name of INSTRUCTION_FILES) {
     const path = join(folder, name);
     let read;
     try {
-      read = await readProjectText(path, realRoot, MAX_INSTRUCTIONS_BYTES);
+      read = await readProjectText(path, realRoot, MAX_INSTRUCTIONS_BYTES, refuse);
     } catch (error) {
       diagnostics.push(`instructions: cannot read ${path}: ${errorMessage(error)}`);
       continue;

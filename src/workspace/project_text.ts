@@ -4,6 +4,9 @@
  * stays inside the project root: a cloned repository's `AGENTS.md ->
  * ~/.ssh/id_rsa` would otherwise send the key to the provider on every run,
  * and a named pipe in its place would block the start (docs/security.md).
+ * The caller may refuse more files by their real path ({@link RefuseFile}):
+ * the app refuses rienda's own files, which a project holding the home (rienda
+ * started in `~`) could otherwise link to.
  *
  * @module
  */
@@ -19,8 +22,14 @@ export type ProjectText =
   | { readonly kind: "text"; readonly text: string; readonly complete: boolean };
 
 /**
+ * Why the file of real path `realPath` must not be read (completing
+ * "`<path>` …, so it was left out"), or null when it may be.
+ */
+export type RefuseFile = (realPath: string) => Promise<string | null>;
+
+/**
  * The text of `path` (at most `maxBytes`), when it is a regular file inside
- * the real folder `realRoot`.
+ * the real folder `realRoot` that `refuse` does not refuse.
  *
  * @throws what reading throws, other than a missing file
  */
@@ -28,6 +37,7 @@ export async function readProjectText(
   path: string,
   realRoot: string,
   maxBytes: number,
+  refuse?: RefuseFile,
 ): Promise<ProjectText> {
   const found = await resolveInside(path, realRoot);
   switch (found.kind) {
@@ -41,6 +51,8 @@ export async function readProjectText(
     case "not_file":
       return { kind: "refused", why: "is not a regular file" };
     case "file": {
+      const why = refuse === undefined ? null : await refuse(found.realPath);
+      if (why !== null) return { kind: "refused", why };
       try {
         return { kind: "text", ...await readTextFileAtMost(found.realPath, maxBytes) };
       } catch (error) {

@@ -19,7 +19,7 @@
 import { join } from "node:path";
 import { splitFrontmatter } from "../agents/frontmatter.ts";
 import { findProjectRoot } from "../project_root.ts";
-import { readProjectText } from "./project_text.ts";
+import { readProjectText, type RefuseFile } from "./project_text.ts";
 import { parseYaml } from "../config/yaml_source.ts";
 import { errorMessage, isRecord } from "../unknown.ts";
 
@@ -52,9 +52,10 @@ export interface SkillsResult {
  * Reads every `SKILL.md` under `.agents/skills/` of `workdir`. A missing
  * folder means no skills. A skill without a description is left out; one
  * without a name is listed under its folder name; a name that differs from
- * the folder is kept as written. Each problem is a diagnostic.
+ * the folder is kept as written. Each problem is a diagnostic, and so is a
+ * file `refuse` refuses.
  */
-export async function loadSkills(workdir: string): Promise<SkillsResult> {
+export async function loadSkills(workdir: string, refuse?: RefuseFile): Promise<SkillsResult> {
   const root = join(workdir, SKILLS_DIR);
   const folders: string[] = [];
   try {
@@ -75,7 +76,7 @@ export async function loadSkills(workdir: string): Promise<SkillsResult> {
     const path = `${SKILLS_DIR}/${folder}/${SKILL_FILE}`;
     let read;
     try {
-      read = await readProjectText(join(workdir, path), realRoot, MAX_SKILL_BYTES);
+      read = await readProjectText(join(workdir, path), realRoot, MAX_SKILL_BYTES, refuse);
     } catch (error) {
       diagnostics.push(`skill "${folder}": cannot read the file: ${errorMessage(error)} (${path})`);
       continue;
