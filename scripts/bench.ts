@@ -1,6 +1,7 @@
 /**
  * `deno task bench`: runs the CLI from source (the `dev` task's `deno run`
  * line, so the binary's permission set) against the fake provider and prints
+ * first the goals as ratios to a floor (`bench_ratios.ts`), then
  * the median wall time and peak RSS of each scenario, then the in-process
  * costs of the file tools (`bench_coding_tools.ts`), of the extension host
  * and of masking secrets (`bench_masking.ts`).
@@ -24,6 +25,7 @@ import { MASKING_SCENARIO, measureMasking } from "./bench_masking.ts";
 import { measureShellCommand } from "./bench_shell.ts";
 import { measureSseParser, sseScenarios } from "./bench_sse.ts";
 import { replayScenarios } from "./bench_replay.ts";
+import { measureRatios } from "./bench_ratios.ts";
 
 const RUNS = Number(Deno.env.get("BENCH_RUNS") ?? "10");
 const TIME = "/usr/bin/time";
@@ -39,7 +41,8 @@ export interface Scenario {
   readonly setup?: (env: TestEnv) => Promise<void>;
 }
 
-interface Sample {
+/** One run's wall time, peak RSS and CPU time. */
+export interface Sample {
   readonly seconds: number;
   readonly rssKib: number | null;
   /** User plus system CPU seconds (10 ms resolution), null without `/usr/bin/time`. */
@@ -63,7 +66,15 @@ export function cliArgs(args: readonly string[]): string[] {
 /** The deno arguments that run the CLI with `args` (the module graph, or another build of it). */
 export type CliArgs = (args: readonly string[]) => string[];
 
-async function runOnce(env: TestEnv, args: readonly string[], cli: CliArgs): Promise<Sample> {
+/**
+ * Runs `deno` with `cli(args)` once in the env's workspace, under `/usr/bin/time` when it exists:
+ * wall seconds, peak RSS and CPU seconds.
+ */
+export async function runOnce(
+  env: TestEnv,
+  args: readonly string[],
+  cli: CliArgs,
+): Promise<Sample> {
   const deno = Deno.execPath();
   const started = performance.now();
   const child = new Deno.Command(hasTime ? TIME : deno, {
@@ -239,6 +250,10 @@ export const SCENARIOS: Scenario[] = [
 ];
 
 if (import.meta.main) {
+  Deno.stdout.writeSync(new TextEncoder().encode("the goals, as ratios to a floor:\n"));
+  for (const line of await measureRatios()) {
+    Deno.stdout.writeSync(new TextEncoder().encode(`${line}\n`));
+  }
   Deno.stdout.writeSync(
     new TextEncoder().encode(`median of ${RUNS} runs, peak RSS over the runs\n`),
   );
