@@ -9,7 +9,7 @@
 
 import { ExtensionHost } from "../src/extensions/host.ts";
 import { grantOf } from "../src/extensions/capabilities.ts";
-import { parseCapabilitySet } from "../src/capability_set.ts";
+import { parseCapabilitySet } from "../src/sandbox/capability_set.ts";
 import { makeContext, makeSandbox } from "../src/_testing/extension_fixtures.ts";
 
 const RUNS = 300;

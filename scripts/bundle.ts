@@ -7,7 +7,7 @@
  * The entry points are `src/main.ts` and the modules the CLI loads by a
  * computed specifier or as a worker ({@link LAZY_ENTRIES}); code splitting
  * keeps them lazy. Their specifiers are spelled for the source tree, so each
- * is respelled to the bundled file, and the build stamp of `src/version.ts`
+ * is respelled to the bundled file, and the build stamp of `src/base/version.ts`
  * is filled in, and esbuild's `require` is made on first use. Every replacement
  * must match exactly once.
  *
@@ -81,7 +81,7 @@ const EAGER_REQUIRE = [
 const LAZY_REQUIRE = "var __require = (id) => " +
   'process.getBuiltinModule("node:module").createRequire(import.meta.url)(id);';
 
-/** The placeholder of `src/version.ts` that a bundle fills in. */
+/** The placeholder of `src/base/version.ts` that a bundle fills in. */
 export const STAMP_MARKER = '"@rienda-build-stamp@"';
 
 /** `<kind> <short commit> <YYYY-MM-DD>`: the commit of the root's HEAD, the build date (UTC). */

@@ -10,7 +10,7 @@
  */
 
 import { join } from "node:path";
-import { VERSION } from "../src/version.ts";
+import { VERSION } from "../src/base/version.ts";
 import { buildStamp, bundle, permissionFlags, ROOT } from "./bundle.ts";
 
 /** The package's name on npm. */

@@ -17,7 +17,7 @@
  */
 
 import { resolve } from "node:path";
-import { VERSION } from "../src/version.ts";
+import { VERSION } from "../src/base/version.ts";
 import { createTestEnv, type TestEnv } from "../tests/harness/env.ts";
 import { startFakeProvider } from "../tests/harness/fake_provider.ts";
 import { configWithMcp, everythingStdio } from "../tests/harness/mcp_servers.ts";

@@ -8,16 +8,16 @@
  */
 
 import { EXIT, exitCodeFor, INTERRUPTED_LINE, UsageError } from "./cli/exit.ts";
-import { errorMessage } from "./unknown.ts";
+import { errorMessage } from "./base/unknown.ts";
 import { isVersionRequest, versionLine } from "./cli/version.ts";
 import { killAllProcessGroups } from "./tools/process_group.ts";
 import { type Io, redactingSink } from "./ui/io.ts";
 import { streamSink } from "./ui/stream_sink.ts";
-import { releaseOutputBacklog } from "./output_steps.ts";
+import { releaseOutputBacklog } from "./host/output_steps.ts";
 import { rememberEnvironmentSecrets } from "./app/known_secrets.ts";
 import { PROCESS_SECRETS } from "./secrets/secrets.ts";
 import { readSecretLine } from "./ui/secret.ts";
-import { readAtMost, readWhileProducing } from "./read_at_most.ts";
+import { readAtMost, readWhileProducing } from "./host/read_at_most.ts";
 import { terminalSafe } from "./ui/terminal_text.ts";
 
 /** `deno task dev` runs from the checkout and passes the caller's directory here. */

@@ -1,8 +1,9 @@
 /**
  * The import rules of docs/architecture.md, checked on the real module graph
  * (`deno info --json` over every product module of `src/`): each folder
- * imports only what its row of the table allows, the leaf modules import
- * nothing, and neither folders nor modules form a cycle.
+ * imports only what its row of the table allows, every folder may import the
+ * folders the doc says every folder may import, nothing but `main.ts` sits at
+ * the root of `src/`, and neither folders nor modules form a cycle.
  */
 
 import assert from "node:assert/strict";
@@ -11,13 +12,16 @@ import { CHECKOUT_DIR } from "./harness/rienda.ts";
 const SRC_DIR = `${CHECKOUT_DIR}/src`;
 const SRC_URL = `file://${SRC_DIR}/`;
 
-/** The leaf modules at the root of `src/` every folder may import. */
-const LEAVES_PARAGRAPH = /Leaf modules at the root of `src\/`[^]*?\n\n/;
+/** The folders every folder may import: "Every folder may import `base/`". */
+const EVERYWHERE_SENTENCE = /Every folder may import ((?:`[a-z_]+\/`(?:, | and )?)+)/;
 
 interface Rules {
   /** Row key (`engine/` or `main.ts`) → the folders (`llm/`) and files (`tools/tool.ts`) it may import. */
   readonly allowed: ReadonlyMap<string, readonly string[]>;
-  readonly leaves: readonly string[];
+  /** Folders (`base/`) every folder may import. */
+  readonly everywhere: readonly string[];
+  /** The modules the doc names outside the table (`- `base/unknown.ts`: …`). */
+  readonly named: readonly string[];
 }
 
 async function readRules(): Promise<Rules> {
@@ -30,10 +34,10 @@ async function readRules(): Promise<Rules> {
     const targets = [...(cells[3] ?? "").matchAll(/`([^`]+)`/g)].map((match) => match[1] ?? "");
     allowed.set(key, targets);
   }
-  const paragraph = LEAVES_PARAGRAPH.exec(doc)?.[0] ?? "";
-  // Each leaf is named with what it holds in parentheses: `version.ts` (the version).
-  const leaves = [...paragraph.matchAll(/`([a-z_]+\.ts)` \(/g)].map((match) => match[1] ?? "");
-  return { allowed, leaves };
+  const sentence = EVERYWHERE_SENTENCE.exec(doc)?.[1] ?? "";
+  const everywhere = [...sentence.matchAll(/`([^`]+)`/g)].map((match) => match[1] ?? "");
+  const named = [...doc.matchAll(/^- `([a-z_]+\/[a-z_]+\.ts)`:/gm)].map((match) => match[1] ?? "");
+  return { allowed, everywhere, named };
 }
 
 async function productModules(dir = SRC_DIR): Promise<string[]> {
@@ -121,20 +125,27 @@ const graph = await importGraph(modules);
 
 Deno.test("docs/architecture.md names only folders and files that exist", async () => {
   assert.ok(rules.allowed.size >= 10, `only ${rules.allowed.size} rows read`);
-  assert.deepEqual(rules.leaves.length >= 3, true, "no leaf modules read");
+  assert.ok(rules.everywhere.length >= 1, "no folder every folder may import read");
+  assert.ok(rules.named.length >= 5, `only ${rules.named.length} modules named outside the table`);
   for (
     const target of [
       ...rules.allowed.keys(),
       ...[...rules.allowed.values()].flat(),
-      ...rules.leaves,
+      ...rules.everywhere,
+      ...rules.named,
     ]
   ) {
     await Deno.stat(`${SRC_DIR}/${target}`).catch(() => assert.fail(`${target} does not exist`));
   }
   const owners = new Set(modules.map((path) => ownerOf(path.slice(SRC_DIR.length + 1))));
-  for (const owner of owners) {
-    if (!rules.leaves.includes(owner)) assert.ok(rules.allowed.has(owner), `${owner} has no row`);
-  }
+  for (const owner of owners) assert.ok(rules.allowed.has(owner), `${owner} has no row`);
+});
+
+Deno.test("nothing but main.ts sits at the root of src/", () => {
+  const atRoot = modules.map((path) => path.slice(SRC_DIR.length + 1)).filter((path) =>
+    !path.includes("/")
+  );
+  assert.deepEqual(atRoot, ["main.ts"]);
 });
 
 Deno.test("every import between folders is one docs/architecture.md allows", () => {
@@ -143,12 +154,12 @@ Deno.test("every import between folders is one docs/architecture.md allows", () 
     const owner = ownerOf(module);
     for (const target of targets) {
       const targetOwner = ownerOf(target);
-      if (targetOwner === owner || rules.leaves.includes(target)) continue;
+      if (targetOwner === owner || rules.everywhere.includes(targetOwner)) continue;
       if (targetOwner === "_testing/") {
         forbidden.push(`${module} → ${target}`);
         continue;
       }
-      const allowed = rules.leaves.includes(owner) ? [] : rules.allowed.get(owner) ?? [];
+      const allowed = rules.everywhere.includes(owner) ? [] : rules.allowed.get(owner) ?? [];
       if (!allowed.some((entry) => entry === target || entry === targetOwner)) {
         forbidden.push(`${module} → ${target}`);
       }
@@ -157,8 +168,13 @@ Deno.test("every import between folders is one docs/architecture.md allows", () 
   assert.deepEqual(forbidden, [], "imports docs/architecture.md does not allow");
 });
 
-Deno.test("the leaf modules import nothing", () => {
-  for (const leaf of rules.leaves) assert.deepEqual([...graph.get(leaf) ?? []], [], leaf);
+Deno.test("the folders every folder may import import nothing outside themselves", () => {
+  for (const [module, targets] of graph) {
+    const owner = ownerOf(module);
+    if (!rules.everywhere.includes(owner)) continue;
+    const outside = [...targets].filter((target) => ownerOf(target) !== owner);
+    assert.deepEqual(outside, [], module);
+  }
 });
 
 Deno.test("no cycle between folders, nor between modules", () => {

@@ -12,8 +12,8 @@
 import { dirname, resolve } from "node:path";
 import { describeValue } from "../config/describe_value.ts";
 import { parseYaml, type YamlSource } from "../config/yaml_source.ts";
-import { type FieldPath, formatFieldPath } from "../field_path.ts";
-import { isRecord } from "../unknown.ts";
+import { type FieldPath, formatFieldPath } from "../base/field_path.ts";
+import { isRecord } from "../base/unknown.ts";
 
 /** How a text is checked: it contains, equals or matches (a regular expression). */
 export type TextMatcher =

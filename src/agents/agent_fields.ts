@@ -8,8 +8,8 @@
  */
 
 import { describeValue } from "../config/describe_value.ts";
-import { type FieldPath, formatFieldPath } from "../field_path.ts";
-import { isRecord } from "../unknown.ts";
+import { type FieldPath, formatFieldPath } from "../base/field_path.ts";
+import { isRecord } from "../base/unknown.ts";
 import { modelRefProblem } from "../config/model_ref.ts";
 import type { AgentProblem } from "./agent_file_error.ts";
 import { closeKey, COSMETIC_KEYS, FOREIGN_KEYS } from "./peer_dialect.ts";

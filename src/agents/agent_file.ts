@@ -18,8 +18,8 @@
 
 import { basename } from "node:path";
 import { describeValue } from "../config/describe_value.ts";
-import type { FieldPath } from "../field_path.ts";
-import { isRecord } from "../unknown.ts";
+import type { FieldPath } from "../base/field_path.ts";
+import { isRecord } from "../base/unknown.ts";
 import { parseYaml, type YamlSource } from "../config/yaml_source.ts";
 import { AgentFileError, agentFileError } from "./agent_file_error.ts";
 import {
@@ -40,8 +40,8 @@ import { type AgentPermissions, deniesAll, readPermission, rulesFor } from "./ag
 import type { HookPolicy } from "./entry_options.ts";
 import { splitFrontmatter } from "./frontmatter.ts";
 import { quoteColonValues } from "./yaml_recovery.ts";
-import { errorMessage } from "../unknown.ts";
-import { readTextFileAtMost } from "../read_at_most.ts";
+import { errorMessage } from "../base/unknown.ts";
+import { readTextFileAtMost } from "../host/read_at_most.ts";
 
 /** The largest agent file read (read while reading: a device or a huge file costs no more). */
 const MAX_AGENT_FILE_BYTES = 1024 * 1024;

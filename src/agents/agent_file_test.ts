@@ -1,7 +1,7 @@
 import { deepStrictEqual, rejects, strictEqual, throws } from "node:assert/strict";
 import { join } from "node:path";
 import { AgentFileError, loadAgentFile, parseAgentFile } from "./agent_file.ts";
-import { isValidName } from "../names.ts";
+import { isValidName } from "../base/names.ts";
 
 const PATH = "/h/.rienda/agents/review.md";
 

@@ -13,9 +13,9 @@
 import { join } from "node:path";
 import { type AgentDefinition, AgentFileError, loadAgentFile } from "./agent_file.ts";
 import { AGENT_SUFFIX, agentFileNames, type AgentSource } from "./agent_sources.ts";
-import { AGENT_ID_RULE, isValidAgentId } from "../names.ts";
-import { resolveInside } from "../project_root.ts";
-import { errorMessage } from "../unknown.ts";
+import { AGENT_ID_RULE, isValidAgentId } from "../base/names.ts";
+import { resolveInside } from "../host/project_root.ts";
+import { errorMessage } from "../base/unknown.ts";
 
 /** A file of an agents folder that could not be loaded. */
 export interface AgentProblemEntry {

@@ -20,7 +20,7 @@
  */
 
 import { describeValue } from "../config/describe_value.ts";
-import { isRecord } from "../unknown.ts";
+import { isRecord } from "../base/unknown.ts";
 import { type FieldContext, report } from "./agent_fields.ts";
 
 /** What a rule lets a call do. */

@@ -12,7 +12,7 @@
  */
 
 import { join, resolve } from "node:path";
-import { findProjectRoot, isInside } from "../project_root.ts";
+import { findProjectRoot, isInside } from "../host/project_root.ts";
 import { loadTrust, type TrustState, trustStateOf, trustWarning } from "../config/trust.ts";
 
 /** The project of a workspace, as the agent folders see it. */

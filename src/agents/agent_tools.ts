@@ -12,9 +12,9 @@
  */
 
 import { describeValue } from "../config/describe_value.ts";
-import { isRecord } from "../unknown.ts";
-import type { FieldPath } from "../field_path.ts";
-import { isValidName, NAME_RULE } from "../names.ts";
+import { isRecord } from "../base/unknown.ts";
+import type { FieldPath } from "../base/field_path.ts";
+import { isValidName, NAME_RULE } from "../base/names.ts";
 import { type FieldContext, report } from "./agent_fields.ts";
 import { type HookPolicy, readEntryObject } from "./entry_options.ts";
 import { DEFAULT_TOOLS, peerListTool, peerMapTool, type PeerTool } from "./peer_dialect.ts";

@@ -29,7 +29,7 @@ import {
   leftOutWarning,
   reservedIds,
 } from "./project_agents.ts";
-import { AGENT_ID_RULE, isValidAgentId } from "../names.ts";
+import { AGENT_ID_RULE, isValidAgentId } from "../base/names.ts";
 
 export { agentPath, type AgentProblemEntry } from "./agent_folder.ts";
 

@@ -4,7 +4,7 @@ import { AgentFileError } from "./agent_file.ts";
 import { agentPath, listAgentIds, listAgents, loadAgent } from "./catalog.ts";
 import { homeSource } from "./agent_sources.ts";
 import { BUILTIN_AGENT_PATH } from "./default_agent.ts";
-import { AGENT_ID_RULE } from "../names.ts";
+import { AGENT_ID_RULE } from "../base/names.ts";
 
 async function withAgents(
   files: Record<string, string>,

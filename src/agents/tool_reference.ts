@@ -13,7 +13,7 @@
  */
 
 import { isValidMcpServerName } from "../config/mcp_servers.ts";
-import { isValidName, NAME_RULE } from "../names.ts";
+import { isValidName, NAME_RULE } from "../base/names.ts";
 
 /** The prefix of an MCP entry. */
 export const MCP_PREFIX = "mcp:";

@@ -15,7 +15,7 @@ import { lookupApiKey, missingKeyMessage } from "./api_key.ts";
 import { firstKeyedModel } from "./default_model.ts";
 import { resolveProvider } from "./provider_settings.ts";
 import { fullModelRef, unknownProviderMessage } from "./resolve_model.ts";
-import { errorMessage } from "../unknown.ts";
+import { errorMessage } from "../base/unknown.ts";
 
 /** Where the model of an agent comes from. */
 export type ModelOrigin = "agent" | "default_model" | "first_key";

@@ -14,11 +14,11 @@
  * @module
  */
 
-import { stripEscapes } from "../escape_sequences.ts";
+import { stripEscapes } from "../base/escape_sequences.ts";
 import { validateToolArguments } from "../tools/arguments.ts";
 import { type CallableTool, errorResult, type Tool, type ToolResult } from "../tools/tool.ts";
 import { capToolResult } from "../tools/truncate.ts";
-import { errorMessage } from "../unknown.ts";
+import { errorMessage } from "../base/unknown.ts";
 
 /** How a run calls one tool. */
 export interface CheckedToolOptions {

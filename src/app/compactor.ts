@@ -9,7 +9,7 @@
 import type { CompactionRecord, Compactor, SummaryInput } from "../engine/compaction.ts";
 import type { Message } from "../llm/messages.ts";
 import type { ModelRequest } from "../llm/model_events.ts";
-import { errorMessage } from "../unknown.ts";
+import { errorMessage } from "../base/unknown.ts";
 
 /** The built-in summary prompt; `$RIENDA_HOME/COMPACTION.md` replaces it. */
 const DEFAULT_COMPACTION_PROMPT =

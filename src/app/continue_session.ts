@@ -22,7 +22,7 @@ import { type BranchContext, branchContext } from "../sessions/history.ts";
 import { openSession, type SessionFileWriter } from "../sessions/writer.ts";
 import { projectDir } from "../sessions/project.ts";
 import { dirname } from "node:path";
-import { errorMessage } from "../unknown.ts";
+import { errorMessage } from "../base/unknown.ts";
 
 /** Which session to continue: an id (or unique prefix), or the most recent one. */
 export type SessionTarget =

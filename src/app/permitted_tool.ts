@@ -19,7 +19,7 @@ import {
 import { displayPath, resolveToolPath } from "../tools/tool_paths.ts";
 import { errorResult, type Tool } from "../tools/tool.ts";
 import type { Approval } from "../tools/approval.ts";
-import { isRecord } from "../unknown.ts";
+import { isRecord } from "../base/unknown.ts";
 
 /** The argument each built-in tool is matched on. */
 const RESOURCE_ARGUMENT: Readonly<Record<string, string>> = {

@@ -17,7 +17,7 @@
 
 import { SUPPORTED_PROTOCOLS, type WireProtocol } from "../providers/client.ts";
 import { isProviderErrorKind, type ProviderErrorKind } from "../providers/error_kind.ts";
-import { isRecord } from "../unknown.ts";
+import { isRecord } from "../base/unknown.ts";
 
 /** The version of the format this build writes and reads. */
 export const CASSETTE_FORMAT = 1;

@@ -19,8 +19,8 @@ import { createModelClient, type ModelClientOptions } from "../providers/client.
 import { ProviderError, shownUrl } from "../providers/http_errors.ts";
 import { isCredentialHeader } from "../secrets/secret_names.ts";
 import { MIN_SECRET_CHARS, redactSecrets } from "../secrets/secrets.ts";
-import { errorMessage } from "../unknown.ts";
-import { VERSION } from "../version.ts";
+import { errorMessage } from "../base/unknown.ts";
+import { VERSION } from "../base/version.ts";
 import {
   type BodyEnd,
   type Exchange,

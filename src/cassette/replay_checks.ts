@@ -7,10 +7,10 @@
  * @module
  */
 
-import { type FieldPath, formatFieldPath } from "../field_path.ts";
+import { type FieldPath, formatFieldPath } from "../base/field_path.ts";
 import type { WireProtocol } from "../providers/client.ts";
 import { type ConversationItem, requestView } from "../providers/request_view.ts";
-import { isRecord } from "../unknown.ts";
+import { isRecord } from "../base/unknown.ts";
 import type { Exchange } from "./cassette_format.ts";
 
 /** The request a replayed run is about to send. */

@@ -18,8 +18,8 @@
 import type { ModelClient, ModelEvent, ModelRequest } from "../llm/model_events.ts";
 import { createModelClient, type ModelClientOptions } from "../providers/client.ts";
 import type { Sleep } from "../providers/retry.ts";
-import { errorMessage } from "../unknown.ts";
-import { readTextFileAtMost } from "../read_at_most.ts";
+import { errorMessage } from "../base/unknown.ts";
+import { readTextFileAtMost } from "../host/read_at_most.ts";
 import {
   type Cassette,
   CassetteError,

@@ -38,7 +38,7 @@ import type {
   TurnResult,
 } from "../ui/interactive/backend.ts";
 import type { Io } from "../ui/io.ts";
-import { errorMessage } from "../unknown.ts";
+import { errorMessage } from "../base/unknown.ts";
 import { appendHistory, historyPath, loadHistory } from "./chat_history.ts";
 import * as sessionOps from "./chat_sessions.ts";
 import type { InteractiveFlags } from "./interactive_flags.ts";

@@ -37,12 +37,12 @@ import { builtinTools } from "../tools/builtins.ts";
 import type { Io } from "../ui/io.ts";
 import { createStyle, useColor } from "../ui/terminal.ts";
 import { safeFor } from "../ui/terminal_text.ts";
-import { VERSION } from "../version.ts";
+import { VERSION } from "../base/version.ts";
 import { formatColumns } from "./columns.ts";
 import { EXIT } from "./exit.ts";
 import { reachability } from "./reachability.ts";
-import { findExecutable } from "../find_executable.ts";
-import { errorMessage } from "../unknown.ts";
+import { findExecutable } from "../host/find_executable.ts";
+import { errorMessage } from "../base/unknown.ts";
 
 /** How long a provider may take to answer the reachability request. */
 const REACH_TIMEOUT_MS = 5_000;

@@ -17,11 +17,11 @@ import {
   type GrantedExtension,
   grantOf,
 } from "../extensions/capabilities.ts";
-import { readTextFileAtMost } from "../read_at_most.ts";
+import { readTextFileAtMost } from "../host/read_at_most.ts";
 import type { Io } from "../ui/io.ts";
 import { UsageError } from "./exit.ts";
 import { MAX_STDIN_BYTES } from "./prompt_input.ts";
-import { errorMessage } from "../unknown.ts";
+import { errorMessage } from "../base/unknown.ts";
 
 /** The most a JSON flag reads from a file or standard input. */
 const MAX_JSON_FLAG_BYTES = MAX_STDIN_BYTES;

@@ -10,7 +10,7 @@
  */
 
 import type { Io, TextSink } from "../ui/io.ts";
-import { errorMessage } from "../unknown.ts";
+import { errorMessage } from "../base/unknown.ts";
 
 /** The JSON `--output` of a `run` invocation (`--output json` or `--output=json`), if any. */
 export function jsonOutputOf(argv: readonly string[]): "json" | "stream-json" | undefined {

@@ -21,7 +21,7 @@ import { loadConfig, type McpServerSettings } from "../config/config.ts";
 import { isToolAllowed } from "../config/mcp_servers.ts";
 import type { McpConnection } from "../mcp/mcp_tools.ts";
 import { resolvePaths } from "../config/paths.ts";
-import { stripEscapes } from "../escape_sequences.ts";
+import { stripEscapes } from "../base/escape_sequences.ts";
 import { validateToolArguments } from "../tools/arguments.ts";
 import { errorResult, type ToolResult } from "../tools/tool.ts";
 import { capToolResult } from "../tools/truncate.ts";
@@ -30,7 +30,7 @@ import { formatDuration } from "../tools/format_duration.ts";
 import { formatColumns, summary } from "./columns.ts";
 import { EXIT } from "./exit.ts";
 import { readJsonFlag } from "./extension_output.ts";
-import { errorMessage } from "../unknown.ts";
+import { errorMessage } from "../base/unknown.ts";
 
 /** The flags both commands share. */
 export interface McpFlags {

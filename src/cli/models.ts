@@ -22,7 +22,7 @@ import { type Credentials, loadCredentials } from "../config/credentials.ts";
 import { parseModelRef } from "../config/model_ref.ts";
 import { KNOWN_MODELS } from "../config/known_models.ts";
 import { BUILTIN_MODEL_ALIASES } from "../config/model_names.ts";
-import { errorMessage } from "../unknown.ts";
+import { errorMessage } from "../base/unknown.ts";
 import { resolvePaths } from "../config/paths.ts";
 import type { Io } from "../ui/io.ts";
 import { formatColumns } from "./columns.ts";

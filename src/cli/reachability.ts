@@ -7,7 +7,7 @@
  * @module
  */
 
-import { errorMessage } from "../unknown.ts";
+import { errorMessage } from "../base/unknown.ts";
 
 /** Whether `baseUrl` answered within `timeoutMs`, and a short text saying so. */
 export async function reachability(

@@ -12,7 +12,7 @@ import { relative, resolve } from "node:path";
 import { findCaseFiles, NoCasesError } from "../agent_tests/discover.ts";
 import { junitReport } from "../agent_tests/junit.ts";
 import type { Io } from "../ui/io.ts";
-import { errorMessage } from "../unknown.ts";
+import { errorMessage } from "../base/unknown.ts";
 import { EXIT, INTERRUPTED_LINE } from "./exit.ts";
 import { type CaseOutcome, type ParseRunArgs, type RecordMode, runCase } from "./test_case_run.ts";
 

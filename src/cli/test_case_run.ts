@@ -23,8 +23,8 @@ import { checkExpectations, type Failure } from "../agent_tests/expectations.ts"
 import { resolvePaths } from "../config/paths.ts";
 import type { RunEvent } from "../engine/events.ts";
 import type { Io, TextSink } from "../ui/io.ts";
-import { errorMessage } from "../unknown.ts";
-import { readTextFileAtMost } from "../read_at_most.ts";
+import { errorMessage } from "../base/unknown.ts";
+import { readTextFileAtMost } from "../host/read_at_most.ts";
 import { EXIT, exitCodeFor } from "./exit.ts";
 import { runCommand, type RunFlags, type RunObserver } from "./run.ts";
 

@@ -14,7 +14,7 @@ import { resolvePaths } from "../config/paths.ts";
 import { saveTrustDecision } from "../config/trust.ts";
 import type { Io } from "../ui/io.ts";
 import type { Question } from "../ui/interactive/backend.ts";
-import { errorMessage } from "../unknown.ts";
+import { errorMessage } from "../base/unknown.ts";
 
 /** How the person answered (`ui/interactive/start_question.ts`). */
 export type TrustAnswer = "yes" | "no" | "later" | "quit";

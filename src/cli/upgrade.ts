@@ -11,9 +11,9 @@
 
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { readAtMost } from "../read_at_most.ts";
-import { errorMessage } from "../unknown.ts";
-import { BUILD, type BuildInfo } from "../version.ts";
+import { readAtMost } from "../host/read_at_most.ts";
+import { errorMessage } from "../base/unknown.ts";
+import { BUILD, type BuildInfo } from "../base/version.ts";
 import type { Io } from "../ui/io.ts";
 import { EXIT, UsageError } from "./exit.ts";
 import { versionLine } from "./version.ts";

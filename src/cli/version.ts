@@ -6,7 +6,7 @@
  */
 
 import { join, resolve } from "node:path";
-import { BUILD, type BuildInfo, VERSION } from "../version.ts";
+import { BUILD, type BuildInfo, VERSION } from "../base/version.ts";
 
 /**
  * The checkout this module runs from (meaningful only for a source build). Not

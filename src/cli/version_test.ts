@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { parseBuildStamp } from "../version.ts";
+import { parseBuildStamp } from "../base/version.ts";
 import { checkoutCommit, versionLine } from "./version.ts";
 
 const SHA = "1be2f67c0ffee0123456789abcdef0123456789a";

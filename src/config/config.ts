@@ -26,17 +26,17 @@ import { validate } from "./config_validator.js";
 import { describeValue } from "./describe_value.ts";
 import { isCredentialHeader } from "../secrets/secret_names.ts";
 import { rememberSecret } from "../secrets/secrets.ts";
-import { formatFieldPath } from "../field_path.ts";
-import { isRecord } from "../unknown.ts";
+import { formatFieldPath } from "../base/field_path.ts";
+import { isRecord } from "../base/unknown.ts";
 import { checkMcpServers, type McpServerSettings, toMcpServers } from "./mcp_servers.ts";
 import { issuesFromAjv, type SchemaIssue } from "./schema_issues.ts";
 import { parseYaml, type YamlSource } from "./yaml_source.ts";
-import { errorMessage } from "../unknown.ts";
-import { readTextFileAtMost } from "../read_at_most.ts";
+import { errorMessage } from "../base/unknown.ts";
+import { readTextFileAtMost } from "../host/read_at_most.ts";
 
 /** The largest config.yaml read (read while reading). */
 const MAX_CONFIG_BYTES = 1024 * 1024;
-import { type CapabilitySet, parseCapabilitySet } from "../capability_set.ts";
+import { type CapabilitySet, parseCapabilitySet } from "../sandbox/capability_set.ts";
 
 export { ConfigError } from "./config_error.ts";
 export { PROVIDER_PROTOCOLS, type ProviderProtocol } from "./config_schema.ts";

@@ -10,9 +10,9 @@ import type { RawConfig, RawProviderConfig } from "./config_schema.ts";
 import { isModelRef, modelRefProblem, PROVIDER_NAME_REGEXP } from "./model_ref.ts";
 import { BARE_MODEL_REGEXP, type ModelNameSources, resolveModelName } from "./model_names.ts";
 import type { SchemaIssue } from "./schema_issues.ts";
-import { parseCapabilitySet } from "../capability_set.ts";
-import { AGENT_ID_RULE, isValidAgentId, isValidName } from "../names.ts";
-import { errorMessage } from "../unknown.ts";
+import { parseCapabilitySet } from "../sandbox/capability_set.ts";
+import { AGENT_ID_RULE, isValidAgentId, isValidName } from "../base/names.ts";
+import { errorMessage } from "../base/unknown.ts";
 
 /** A name an environment variable may have. */
 export const ENV_NAME_REGEXP = /^[A-Za-z_][A-Za-z0-9_]*$/;

@@ -14,10 +14,10 @@
 
 import { dirname } from "node:path";
 import { describeKind } from "./describe_value.ts";
-import { isRecord } from "../unknown.ts";
+import { isRecord } from "../base/unknown.ts";
 import { rememberSecret } from "../secrets/secrets.ts";
-import { errorMessage } from "../unknown.ts";
-import { readTextFileAtMost } from "../read_at_most.ts";
+import { errorMessage } from "../base/unknown.ts";
+import { readTextFileAtMost } from "../host/read_at_most.ts";
 
 /** The largest credentials.json read (read while reading). */
 const MAX_CREDENTIALS_BYTES = 1024 * 1024;

@@ -19,7 +19,7 @@
 import { ENV_NAME_REGEXP, HEADER_NAME_REGEXP, isHttpUrl } from "./config_checks.ts";
 import type { RawConfig, RawMcpServerConfig } from "./config_schema.ts";
 import type { SchemaIssue } from "./schema_issues.ts";
-import { isValidName, NAME_RULE } from "../names.ts";
+import { isValidName, NAME_RULE } from "../base/names.ts";
 import { looksRandom } from "../secrets/key_shapes.ts";
 import { isCredentialHeader, isSecretVariable } from "../secrets/secret_names.ts";
 import { rememberSecret } from "../secrets/secrets.ts";

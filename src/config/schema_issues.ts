@@ -7,8 +7,8 @@
 
 import type { ErrorObject } from "ajv";
 import { describeKind, describeValue } from "./describe_value.ts";
-import { type FieldPath, parseJsonPointer } from "../field_path.ts";
-import { isRecord } from "../unknown.ts";
+import { type FieldPath, parseJsonPointer } from "../base/field_path.ts";
+import { isRecord } from "../base/unknown.ts";
 
 /** One problem in a document, at a key path. */
 export interface SchemaIssue {

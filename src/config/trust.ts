@@ -18,8 +18,8 @@
 
 import { dirname } from "node:path";
 import { describeKind } from "./describe_value.ts";
-import { errorMessage, isRecord } from "../unknown.ts";
-import { readTextFileAtMost } from "../read_at_most.ts";
+import { errorMessage, isRecord } from "../base/unknown.ts";
+import { readTextFileAtMost } from "../host/read_at_most.ts";
 
 /** The largest trust.json read. */
 const MAX_TRUST_BYTES = 4 * 1024 * 1024;

@@ -6,8 +6,8 @@
  */
 
 import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument } from "yaml";
-import type { FieldPath } from "../field_path.ts";
-import { errorMessage } from "../unknown.ts";
+import type { FieldPath } from "../base/field_path.ts";
+import { errorMessage } from "../base/unknown.ts";
 
 /** A 1-based line and column in the YAML text. */
 export interface YamlPosition {

@@ -22,7 +22,7 @@ import { textOf } from "../llm/messages.ts";
 import type { ModelClient, ModelRequest, ToolSpec } from "../llm/model_events.ts";
 import type { EventSink } from "./events.ts";
 import { streamModelTurn } from "./model_turn.ts";
-import { errorMessage } from "../unknown.ts";
+import { errorMessage } from "../base/unknown.ts";
 
 /** The sizes compaction works with, in estimated tokens. */
 export interface CompactionSettings {

@@ -7,7 +7,7 @@
  *   its value, already validated (the engine trusts it); `interrupted` when
  *   the run's interrupt stopped a hook before it returned, which is never
  *   "no opinion"; or `withheld` when a payload could not be handed to a hook
- *   (over the payload limits of `payload_limits.ts`), so the hook never saw
+ *   (over the payload limits of `sandbox/payload_limits.ts`), so the hook never saw
  *   what it guards or rewrites.
  * - Other hook failures never reach the engine: implementations report them
  *   as notices and behave as "no opinion".

@@ -43,7 +43,7 @@ import type { SessionWriter } from "./session_writer.ts";
 import { type CallOutcome, runToolBatch, skippedCalls, toResultMessage } from "./tool_batch.ts";
 import { acceptToolCalls } from "./tool_calls.ts";
 import { applyResponseHooks, requestSnapshot } from "./response_hooks.ts";
-import { errorMessage } from "../unknown.ts";
+import { errorMessage } from "../base/unknown.ts";
 
 /**
  * How much longer than the runner's grace the engine waits for `afterRun`

@@ -25,16 +25,16 @@
  * @module
  */
 
-import { stripEscapes } from "../escape_sequences.ts";
+import { stripEscapes } from "../base/escape_sequences.ts";
 import type { ToolCallBlock, ToolResultBlock, UserMessage } from "../llm/messages.ts";
-import { payloadProblem } from "../payload_limits.ts";
+import { payloadProblem } from "../sandbox/payload_limits.ts";
 import type { CallableTool, ToolResult } from "../tools/tool.ts";
 import { errorResult } from "../tools/tool.ts";
 import type { EventSink } from "./events.ts";
 import type { HookRunner, ToolCallPayload } from "./hooks.ts";
 import type { SessionWriter } from "./session_writer.ts";
 import { NOT_EXECUTED } from "./tool_calls.ts";
-import { errorMessage } from "../unknown.ts";
+import { errorMessage } from "../base/unknown.ts";
 
 /** Result text of a call the interrupt stopped before it started. */
 const INTERRUPTED_BEFORE = "the run was interrupted before the tool ran";

@@ -5,7 +5,7 @@
  * - ids are unique within the turn: a call whose id is empty or already used
  *   by an earlier call of the same answer gets a fresh one (`newCallId`), so
  *   the stored history stays valid for every provider;
- * - arguments are within the payload limits (`payload_limits.ts`): a call
+ * - arguments are within the payload limits (`sandbox/payload_limits.ts`): a call
  *   over them is refused with `the tool was not executed: arguments nested
  *   deeper than 64 levels` (or `larger than 1 MiB`), and its arguments are
  *   replaced by the raw argument text `[arguments nested deeper than 64
@@ -16,7 +16,7 @@
  */
 
 import { type AssistantMessage, newCallId, type ToolCallBlock } from "../llm/messages.ts";
-import { payloadProblem } from "../payload_limits.ts";
+import { payloadProblem } from "../sandbox/payload_limits.ts";
 
 /** The prefix of every result of a call that did not run because of its arguments. */
 export const NOT_EXECUTED = "the tool was not executed: ";

@@ -15,7 +15,7 @@ import {
   type CapabilitySet,
   describeCapabilitySet,
   parseCapabilitySet,
-} from "../capability_set.ts";
+} from "../sandbox/capability_set.ts";
 
 /** What `config.yaml` says about extensions' capabilities. */
 export interface CapabilityPolicy {

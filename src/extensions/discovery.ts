@@ -12,8 +12,8 @@
  */
 
 import { join } from "node:path";
-import { errorMessage } from "../unknown.ts";
-import { isValidName } from "../names.ts";
+import { errorMessage } from "../base/unknown.ts";
+import { isValidName } from "../base/names.ts";
 
 /** Which folder an extension lives in. */
 export type ExtensionKind = "tool" | "hook";

@@ -23,7 +23,7 @@
  */
 
 import { join } from "node:path";
-import { VERSION } from "../version.ts";
+import { VERSION } from "../base/version.ts";
 import { INSPECT_SOURCE } from "./worker/guest_prelude.ts";
 
 async function keyOf(source: string): Promise<string> {

@@ -20,8 +20,8 @@ import {
   type WorkerInit,
   type WorkerMessage,
 } from "./host_protocol.ts";
-import { createYieldPoint } from "../output_steps.ts";
-import { errorMessage } from "../unknown.ts";
+import { createYieldPoint } from "../host/output_steps.ts";
+import { errorMessage } from "../base/unknown.ts";
 
 /** How long an interrupted guest may take to stop before its worker is terminated. */
 export const HARD_STOP_MS = 1000;

@@ -12,14 +12,14 @@
  * | `beforeToolExecute` | `{ id?, name, arguments }` |
  * | `afterToolExecute` | `{ call: { id?, name, arguments }, result: { text, isError? } }` |
  *
- * A value over the payload limits (`payload_limits.ts`), which a run would
+ * A value over the payload limits (`sandbox/payload_limits.ts`), which a run would
  * never hand to a hook, is refused like a field of the wrong type.
  *
  * @module
  */
 
 import { HOOK_POINTS, type HookPoint } from "../engine/hooks.ts";
-import { payloadProblem } from "../payload_limits.ts";
+import { payloadProblem } from "../sandbox/payload_limits.ts";
 
 /** The outcome of {@link parseHookPayload}. */
 export type HookPayloadCheck =

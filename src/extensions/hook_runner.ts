@@ -12,7 +12,7 @@
  * - A hook stopped by the run's interrupt ends the chain as `interrupted`,
  *   never as "no opinion"; so does an interrupt between two hooks.
  * - Before each hook, the values it is handed are checked against the
- *   payload limits (`payload_limits.ts`): over them, `afterModelResponse`,
+ *   payload limits (`sandbox/payload_limits.ts`): over them, `afterModelResponse`,
  *   `beforeToolExecute` and `afterToolExecute` end as `withheld` (the engine
  *   then withholds the answer, refuses the call, withholds the result);
  *   `beforeModelRequest` skips the hook with a notice.
@@ -42,7 +42,7 @@ import {
   type ToolGate,
   type ToolResultPayload,
 } from "../engine/hooks.ts";
-import { payloadProblem } from "../payload_limits.ts";
+import { payloadProblem } from "../sandbox/payload_limits.ts";
 import type { ExtensionHost } from "./host.ts";
 import { type HookReturn, invokeHook } from "./hook_invocation.ts";
 import type { LoadedHook } from "./load_module.ts";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { AFTER_RUN_GRACE_MS, type Chained, HOOK_POINTS } from "../engine/hooks.ts";
-import { MAX_PAYLOAD_DEPTH } from "../payload_limits.ts";
+import { MAX_PAYLOAD_DEPTH } from "../sandbox/payload_limits.ts";
 import { createHookRunner, type HookRunnerOptions } from "./hook_runner.ts";
 import { invokeHook } from "./hook_invocation.ts";
 import { ExtensionHost } from "./host.ts";

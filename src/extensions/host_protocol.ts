@@ -14,7 +14,7 @@
  */
 
 import { MessagePort } from "node:worker_threads";
-import { isRecord } from "../unknown.ts";
+import { isRecord } from "../base/unknown.ts";
 
 /** Index in the control array: set to 1 by the host once a reply is on the port. */
 export const CONTROL_REPLY = 0;

@@ -17,7 +17,7 @@
  * @module
  */
 
-import { type CapabilitySet, parseCapabilitySet } from "../capability_set.ts";
+import { type CapabilitySet, parseCapabilitySet } from "../sandbox/capability_set.ts";
 import { HOOK_POINTS, type HookPoint } from "../engine/hooks.ts";
 import type { ExtensionSource } from "./discovery.ts";
 import { formatGuestError, type GuestResult, withArticle } from "./guest_result.ts";

@@ -9,7 +9,7 @@
  * @module
  */
 
-import { VERSION } from "../version.ts";
+import { VERSION } from "../base/version.ts";
 
 /** The text of `rienda.d.ts`. */
 export const RIENDA_DTS = `// Types of rienda ${VERSION}'s extension API: ctx, tools and hooks.

@@ -7,7 +7,7 @@
  */
 
 import { redactSecrets } from "../secrets/secrets.ts";
-import { isRecord } from "../unknown.ts";
+import { isRecord } from "../base/unknown.ts";
 import type { CapabilityPolicy } from "./capabilities.ts";
 
 /** A yes/no question from `ctx.confirm`. */

@@ -29,8 +29,8 @@ import type { McpServerSettings } from "../config/mcp_servers.ts";
 import { formatDuration } from "../tools/format_duration.ts";
 import { errorResult, type ToolResult } from "../tools/tool.ts";
 import { redactSecrets } from "../secrets/secrets.ts";
-import { errorMessage } from "../unknown.ts";
-import { VERSION } from "../version.ts";
+import { errorMessage } from "../base/unknown.ts";
+import { VERSION } from "../base/version.ts";
 import { toToolResult } from "./content.ts";
 import type { ProcessExit, StdioTransport } from "./stdio_transport.ts";
 import {

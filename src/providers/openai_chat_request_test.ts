@@ -8,7 +8,7 @@ import {
   streamChatCompletions,
 } from "./openai_chat.ts";
 import type { ProtocolOptions } from "./protocol.ts";
-import { VERSION } from "../version.ts";
+import { VERSION } from "../base/version.ts";
 
 const OPTIONS: ProtocolOptions = {
   baseUrl: "http://fake.test/v1",

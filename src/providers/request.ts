@@ -4,7 +4,7 @@
  * {@link ProviderError}s, or as the signal's reason once it is aborted.
  *
  * - Redirects are followed within the provider's origin only; one to another
- *   origin is refused (`redirects.ts`), so neither the key nor the
+ *   origin is refused (`host/redirects.ts`), so neither the key nor the
  *   conversation goes anywhere else.
  * - Two timeouts, each a retryable `timeout` error: the response must start
  *   within `timeoutMs` ({@link DEFAULT_TIMEOUT_MS}), and the stream may not
@@ -24,10 +24,14 @@ import {
   retryAfterMsFrom,
   shownUrl,
 } from "./http_errors.ts";
-import { fetchFollowingRedirects, type RedirectedResponse, RedirectError } from "../redirects.ts";
-import { readAtMost } from "../read_at_most.ts";
+import {
+  fetchFollowingRedirects,
+  type RedirectedResponse,
+  RedirectError,
+} from "../host/redirects.ts";
+import { readAtMost } from "../host/read_at_most.ts";
 import { readSse, SseLimitError, type SseLimits, type SseMessage } from "./sse.ts";
-import { VERSION } from "../version.ts";
+import { VERSION } from "../base/version.ts";
 
 /** One streamed request, ready to send. */
 export interface SseRequest {
@@ -129,7 +133,7 @@ function idleWatch(ms: number, onIdle: () => void) {
 const MAX_ERROR_BODY_BYTES = 64 * 1024;
 
 /**
- * The start of a body as text: at most `maxBytes` are read (`read_at_most.ts`),
+ * The start of a body as text: at most `maxBytes` are read (`host/read_at_most.ts`),
  * so an endless error page never fills memory. A body that breaks off reads as
  * empty.
  */

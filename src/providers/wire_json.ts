@@ -6,7 +6,7 @@
  * @module
  */
 
-import { isRecord } from "../unknown.ts";
+import { isRecord } from "../base/unknown.ts";
 
 export { isRecord };
 

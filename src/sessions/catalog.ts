@@ -6,13 +6,13 @@
  */
 
 import { dirname, join } from "node:path";
-import { findProjectRoot } from "../project_root.ts";
+import { findProjectRoot } from "../host/project_root.ts";
 import type { HeaderEntry } from "./entries.ts";
 import { parseEntry, parseHeader } from "./parse_entry.ts";
 import { acquireSessionLock } from "./lock.ts";
 import { projectDir } from "./project.ts";
 import { matchingIds } from "./short_ids.ts";
-import { errorMessage } from "../unknown.ts";
+import { errorMessage } from "../base/unknown.ts";
 
 /** One stored session, as listed. */
 export interface SessionSummary {

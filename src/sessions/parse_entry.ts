@@ -13,7 +13,7 @@ import type {
   MessageEntry,
   UnknownEntry,
 } from "./entries.ts";
-import { isRecord } from "../unknown.ts";
+import { isRecord } from "../base/unknown.ts";
 
 /** A decoded line that is not a valid entry; `field` names the offending field. */
 export class InvalidEntryError extends Error {

@@ -8,7 +8,7 @@
 
 import type { Entry, HeaderEntry } from "./entries.ts";
 import { parseEntry, parseHeader } from "./parse_entry.ts";
-import { errorMessage } from "../unknown.ts";
+import { errorMessage } from "../base/unknown.ts";
 
 /** A session file that cannot be read as a whole; `line` is 1-based when known. */
 export class SessionFileError extends Error {

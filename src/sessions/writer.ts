@@ -20,7 +20,7 @@ import { newEntryId } from "./ids.ts";
 import { acquireSessionLock, type SessionLock, SessionLockedError } from "./lock.ts";
 import { projectDir } from "./project.ts";
 import { readSessionFile, type SessionData, SessionFileError } from "./reader.ts";
-import { errorMessage } from "../unknown.ts";
+import { errorMessage } from "../base/unknown.ts";
 
 /**
  * A session writer bound to one file; close it to release the session's lock.

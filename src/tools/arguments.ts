@@ -11,8 +11,8 @@
 
 import type { ErrorObject } from "ajv";
 import { compileToolSchema } from "./tool_schema.ts";
-import { errorMessage } from "../unknown.ts";
-import { formatFieldPath, parseJsonPointer, valueAt } from "../field_path.ts";
+import { errorMessage } from "../base/unknown.ts";
+import { formatFieldPath, parseJsonPointer, valueAt } from "../base/field_path.ts";
 
 /** The outcome of {@link validateToolArguments}. */
 export type ArgumentCheck =

@@ -35,7 +35,7 @@ import {
   SAMPLE_BYTES,
   writeFileAtomic,
 } from "./text_file.ts";
-import { errorMessage } from "../unknown.ts";
+import { errorMessage } from "../base/unknown.ts";
 
 /**
  * The largest file `edit` changes: reading, matching and writing back hold

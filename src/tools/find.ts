@@ -16,7 +16,7 @@ import { compileGlob, filesMatching } from "./glob.ts";
 import { missingPathMessage } from "./missing_path.ts";
 import { errorResult, textResult, type Tool } from "./tool.ts";
 import { displayPath, resolveToolPath } from "./tool_paths.ts";
-import { errorMessage } from "../unknown.ts";
+import { errorMessage } from "../base/unknown.ts";
 
 /** The most paths one call prints. */
 export const MAX_FIND_RESULTS = 1000;

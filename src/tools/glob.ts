@@ -15,7 +15,7 @@ import { join, relative, sep } from "node:path";
 // @ts-types="@types/picomatch"
 import picomatch from "picomatch";
 import { walkTree } from "./file_tree.ts";
-import { errorMessage } from "../unknown.ts";
+import { errorMessage } from "../base/unknown.ts";
 
 /** A compiled glob: tests a `/`-separated path relative to the folder searched. */
 export type GlobMatcher = (relativePath: string) => boolean;

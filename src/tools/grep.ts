@@ -31,7 +31,7 @@ import { errorResult, textResult, type Tool, type ToolResult } from "./tool.ts";
 import { notRegularFile } from "./text_file.ts";
 import { displayPath, resolveToolPath } from "./tool_paths.ts";
 import { MAX_TOOL_RESULT_BYTES } from "./truncate.ts";
-import { errorMessage, isRecord } from "../unknown.ts";
+import { errorMessage, isRecord } from "../base/unknown.ts";
 
 /** Matching lines shown when `max_results` is not given. */
 export const DEFAULT_MAX_RESULTS = 200;

@@ -17,13 +17,13 @@
  * @module
  */
 
-import { readAtMost } from "../read_at_most.ts";
-import { VERSION } from "../version.ts";
+import { readAtMost } from "../host/read_at_most.ts";
+import { VERSION } from "../base/version.ts";
 import { formatDuration } from "./format_duration.ts";
 import { errorResult, textResult, type Tool, type ToolResult } from "./tool.ts";
 import { cutUtf8, MAX_TOOL_RESULT_BYTES, TRUNCATION_MARKER, utf8ByteLength } from "./truncate.ts";
-import { errorMessage } from "../unknown.ts";
-import { fetchFollowingRedirects } from "../redirects.ts";
+import { errorMessage } from "../base/unknown.ts";
+import { fetchFollowingRedirects } from "../host/redirects.ts";
 import { isCredentialHeader } from "../secrets/secret_names.ts";
 
 /** The timeout of a request that sets no `timeout_ms`. */

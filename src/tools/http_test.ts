@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { VERSION } from "../version.ts";
+import { VERSION } from "../base/version.ts";
 import { validateToolArguments } from "./arguments.ts";
 import { createHttpTool } from "./http.ts";
 import type { ToolCallContext, ToolResult } from "./tool.ts";

@@ -11,7 +11,7 @@ import { walkTree } from "./file_tree.ts";
 import { missingPathMessage } from "./missing_path.ts";
 import { errorResult, textResult, type Tool } from "./tool.ts";
 import { displayPath, resolveToolPath } from "./tool_paths.ts";
-import { errorMessage } from "../unknown.ts";
+import { errorMessage } from "../base/unknown.ts";
 
 /** The most entries one call lists. */
 export const MAX_LS_ENTRIES = 1000;

@@ -4,12 +4,12 @@
  * and keeps a capped copy. Forwarding is synchronous, so a slow consumer
  * slows the child (the pipe fills) and memory stays at one chunk; it goes in
  * 8 KiB steps with a yield to the event loop every 20 ms, so an interrupt is
- * never kept waiting (`output_steps.ts`).
+ * never kept waiting (`host/output_steps.ts`).
  *
  * @module
  */
 
-import { createYieldPoint, splitOutput } from "../output_steps.ts";
+import { createYieldPoint, splitOutput } from "../host/output_steps.ts";
 import { cutUtf8, TRUNCATION_MARKER, utf8ByteLength } from "./truncate.ts";
 
 /** A pipe being read until its end or until it is cancelled. */

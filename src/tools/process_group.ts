@@ -17,9 +17,9 @@
  * @module
  */
 
-import { findExecutable } from "../find_executable.ts";
+import { findExecutable } from "../host/find_executable.ts";
 import { pumpOutput } from "./output_pump.ts";
-import { errorMessage } from "../unknown.ts";
+import { errorMessage } from "../base/unknown.ts";
 
 /** The most UTF-8 bytes kept of each of stdout and stderr (live output is never capped). */
 export const MAX_COLLECTED_BYTES = 1024 * 1024;

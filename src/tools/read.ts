@@ -30,7 +30,7 @@ import {
   SAMPLE_BYTES,
 } from "./text_file.ts";
 import { MAX_TOOL_RESULT_BYTES, utf8ByteLength } from "./truncate.ts";
-import { errorMessage } from "../unknown.ts";
+import { errorMessage } from "../base/unknown.ts";
 
 /** The most lines one call returns. */
 export const MAX_READ_LINES = 2000;

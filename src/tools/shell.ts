@@ -13,12 +13,12 @@
  */
 
 import { resolve } from "node:path";
-import { stripEscapes } from "../escape_sequences.ts";
+import { stripEscapes } from "../base/escape_sequences.ts";
 import { formatDuration } from "./format_duration.ts";
 import { type ProcessGroupResult, runInProcessGroup } from "./process_group.ts";
 import { errorResult, textResult, type Tool, type ToolResult } from "./tool.ts";
 import { cutUtf8, MAX_TOOL_RESULT_BYTES, TRUNCATION_MARKER, utf8ByteLength } from "./truncate.ts";
-import { errorMessage } from "../unknown.ts";
+import { errorMessage } from "../base/unknown.ts";
 
 /** The timeout of a command that sets no `timeout_ms`. */
 export const DEFAULT_SHELL_TIMEOUT_MS = 120_000;

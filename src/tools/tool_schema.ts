@@ -24,7 +24,7 @@
 
 import type { Ajv, ErrorObject, Options, ValidateFunction } from "ajv";
 import type { RE2JS } from "re2js";
-import { errorMessage } from "../unknown.ts";
+import { errorMessage } from "../base/unknown.ts";
 
 type RegExpEngine = NonNullable<NonNullable<Options["code"]>["regExp"]>;
 

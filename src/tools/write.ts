@@ -30,7 +30,7 @@ import {
   notRegularFile,
   writeFileAtomic,
 } from "./text_file.ts";
-import { errorMessage } from "../unknown.ts";
+import { errorMessage } from "../base/unknown.ts";
 
 const DESCRIPTION = `Creates a file or replaces a whole file.
 

@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { WaitOptions } from "../read_at_most.ts";
+import type { WaitOptions } from "../host/read_at_most.ts";
 import type { SecretSet } from "../secrets/secrets.ts";
 
 /** A place text is written to. */

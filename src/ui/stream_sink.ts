@@ -5,13 +5,13 @@
  * asynchronously through a queue: a reader that never reads (a script that
  * pipes stderr and reads only stdout) leaves the event loop free, so signals
  * still stop rienda. The queued bytes are the output backlog of
- * `output_steps.ts`, which makes loops forwarding command output wait while
+ * `host/output_steps.ts`, which makes loops forwarding command output wait while
  * it is large: a slow reader slows the command, as a blocking write would.
  *
  * @module
  */
 
-import { changeOutputBacklog } from "../output_steps.ts";
+import { changeOutputBacklog } from "../host/output_steps.ts";
 import type { TextSink } from "./io.ts";
 
 /** What a sink needs of `Deno.stdout` / `Deno.stderr`. */

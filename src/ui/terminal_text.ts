@@ -13,7 +13,7 @@
  * @module
  */
 
-import { escapePieces, incompleteTail, stripEscapes } from "../escape_sequences.ts";
+import { escapePieces, incompleteTail, stripEscapes } from "../base/escape_sequences.ts";
 import type { Io, TextSink } from "./io.ts";
 
 // deno-lint-ignore no-control-regex

@@ -1,6 +1,6 @@
 /**
  * Project instructions: in every folder from the project root
- * (`project_root.ts`) down to the workdir, root first, the first of
+ * (`host/project_root.ts`) down to the workdir, root first, the first of
  * `AGENTS.md`, `CLAUDE.md` (docs/sessions.md, "Project instructions and
  * skills"), each read only when it is a regular file inside the project
  * (`project_text.ts`).
@@ -9,8 +9,8 @@
  */
 
 import { join, relative } from "node:path";
-import { findProjectRoot, foldersDown } from "../project_root.ts";
-import { errorMessage } from "../unknown.ts";
+import { findProjectRoot, foldersDown } from "../host/project_root.ts";
+import { errorMessage } from "../base/unknown.ts";
 import { readProjectText, type RefuseFile } from "./project_text.ts";
 
 /** The file names looked for in each folder, in order of preference. */

@@ -11,8 +11,8 @@
  * @module
  */
 
-import { resolveInside } from "../project_root.ts";
-import { readTextFileAtMost } from "../read_at_most.ts";
+import { resolveInside } from "../host/project_root.ts";
+import { readTextFileAtMost } from "../host/read_at_most.ts";
 
 /** What {@link readProjectText} found. */
 export type ProjectText =

@@ -18,10 +18,10 @@
 
 import { join } from "node:path";
 import { splitFrontmatter } from "../agents/frontmatter.ts";
-import { findProjectRoot } from "../project_root.ts";
+import { findProjectRoot } from "../host/project_root.ts";
 import { readProjectText, type RefuseFile } from "./project_text.ts";
 import { parseYaml } from "../config/yaml_source.ts";
-import { errorMessage, isRecord } from "../unknown.ts";
+import { errorMessage, isRecord } from "../base/unknown.ts";
 
 /** The largest SKILL.md read; a larger one is left out, with a diagnostic. */
 const MAX_SKILL_BYTES = 1024 * 1024;

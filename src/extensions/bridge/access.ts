@@ -17,7 +17,7 @@
  */
 
 import { dirname, isAbsolute, join } from "node:path";
-import { type CapabilitySet, describeCategory } from "../../capability_set.ts";
+import { type CapabilitySet, describeCategory } from "../../sandbox/capability_set.ts";
 import type { Grant, GrantLayer } from "../capabilities.ts";
 import { BridgeError } from "./arguments.ts";
 

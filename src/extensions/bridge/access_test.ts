@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { parseCapabilitySet } from "../../capability_set.ts";
+import { parseCapabilitySet } from "../../sandbox/capability_set.ts";
 import type { Grant } from "../capabilities.ts";
 import { checkHost, grantedPath, realPathOf, verifyOpened } from "./access.ts";
 import { BridgeError } from "./arguments.ts";

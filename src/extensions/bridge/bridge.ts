@@ -17,7 +17,7 @@ import { fileFunctions } from "./file.ts";
 import { httpFunctions } from "./http.ts";
 import { systemFunctions } from "./system.ts";
 import { uiFunctions } from "./ui.ts";
-import { errorMessage } from "../../unknown.ts";
+import { errorMessage } from "../../base/unknown.ts";
 
 /** The host side of every `ctx` of one run. */
 export interface Bridge {

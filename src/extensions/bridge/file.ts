@@ -17,7 +17,7 @@ import { grantedPath, realPathOf, verifyOpened } from "./access.ts";
 import { fileError } from "./file_errors.ts";
 import { listFiles } from "./list_files.ts";
 import { resolveInWorkdir } from "./paths.ts";
-import { readAtMost } from "../../read_at_most.ts";
+import { readAtMost } from "../../host/read_at_most.ts";
 
 /** The largest file `ctx.file.read` returns, so one read cannot exhaust the guest's memory. */
 export const MAX_READ_BYTES = 32 * 1024 * 1024;

@@ -6,7 +6,7 @@
  */
 
 import { BridgeError } from "./arguments.ts";
-import { errorMessage } from "../../unknown.ts";
+import { errorMessage } from "../../base/unknown.ts";
 
 /** A guest error for a failed file operation of `fn` on `path`. */
 export function fileError(fn: string, path: string, error: unknown): BridgeError {

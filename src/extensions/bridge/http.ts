@@ -3,18 +3,18 @@
  * header names lower-cased, the body decoded as UTF-8 and capped at
  * {@link MAX_HTTP_BODY_BYTES} on a character boundary. Redirects are
  * followed, but a credential header the extension set (`Authorization`,
- * `Cookie`, `x-api-key`, …) is not sent to another origin (`redirects.ts`).
+ * `Cookie`, `x-api-key`, …) is not sent to another origin (`host/redirects.ts`).
  * The host of the URL, and of every redirect, must be in the grant.
  *
  * @module
  */
 
-import { readAtMost } from "../../read_at_most.ts";
-import { VERSION } from "../../version.ts";
+import { readAtMost } from "../../host/read_at_most.ts";
+import { VERSION } from "../../base/version.ts";
 import { BridgeError, readArguments } from "./arguments.ts";
 import type { BridgeFunction, Invocation } from "./bridge_function.ts";
-import { errorMessage } from "../../unknown.ts";
-import { fetchFollowingRedirects } from "../../redirects.ts";
+import { errorMessage } from "../../base/unknown.ts";
+import { fetchFollowingRedirects } from "../../host/redirects.ts";
 import { isCredentialHeader } from "../../secrets/secret_names.ts";
 import { checkHost } from "./access.ts";
 

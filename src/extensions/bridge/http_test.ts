@@ -76,7 +76,7 @@ Deno.test("ctx.http.fetch", async (t) => {
       assert.equal(returned(await runTool(host, context, body)), 200);
       assert.deepEqual(requests.at(-1), {
         method: "POST",
-        agent: `rienda/${(await import("../../version.ts")).VERSION}`,
+        agent: `rienda/${(await import("../../base/version.ts")).VERSION}`,
         custom: "c",
         body: "payload",
       });

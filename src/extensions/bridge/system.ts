@@ -10,13 +10,13 @@
  * @module
  */
 
-import { findExecutable } from "../../find_executable.ts";
+import { findExecutable } from "../../host/find_executable.ts";
 import { runInProcessGroup } from "../../tools/process_group.ts";
 import type { ExtensionRunContext } from "../run_context.ts";
 import { BridgeError, readArguments, typeError } from "./arguments.ts";
 import type { BridgeFunction, Invocation } from "./bridge_function.ts";
 import { resolveInWorkdir } from "./paths.ts";
-import { errorMessage } from "../../unknown.ts";
+import { errorMessage } from "../../base/unknown.ts";
 import { checkExec } from "./access.ts";
 import { isAbsolute } from "node:path";
 

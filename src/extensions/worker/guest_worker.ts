@@ -24,8 +24,8 @@ import {
 } from "../host_protocol.ts";
 import { createGuest, disposeGuest, type Guest, runJob } from "./guest_runtime.ts";
 import { createBoundedMemory, loadQuickJs } from "./quickjs_engine.ts";
-import { splitOutput } from "../../output_steps.ts";
-import { errorMessage } from "../../unknown.ts";
+import { splitOutput } from "../../host/output_steps.ts";
+import { errorMessage } from "../../base/unknown.ts";
 
 type StopReason = "interrupted" | "timeout" | "memory";
 

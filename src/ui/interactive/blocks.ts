@@ -9,7 +9,7 @@
  * @module
  */
 
-import { incompleteTail } from "../../escape_sequences.ts";
+import { incompleteTail } from "../../base/escape_sequences.ts";
 import { commandLines, hasStyle, RESET_STYLE, terminalSafe } from "../terminal_text.ts";
 import { type Change, changeOf, diffLineKind, paintDiffLine } from "../tool_lines.ts";
 import type { Theme } from "./style.ts";

@@ -4,8 +4,6 @@
  * `providers.local.base_url`, `tools[1]`, `headers["x.y"]`; and the JSON
  * pointers of ajv errors turned into such paths.
  *
- * A leaf module: it imports nothing, and every folder may import it.
- *
  * @module
  */
 

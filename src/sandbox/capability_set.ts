@@ -4,8 +4,6 @@
  * `config.yaml` narrows (`extensions.<name>.capabilities`), checked and
  * described here. Enforcement is the bridge's (`extensions/bridge/access.ts`).
  *
- * A leaf module: it imports nothing of `src/`, and every folder may import it.
- *
  * @module
  */
 

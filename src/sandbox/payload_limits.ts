@@ -6,8 +6,6 @@
  * (64 KiB of QuickJS stack decodes about 4,000 levels), so a guard is
  * never skipped because its input could not be read.
  *
- * A leaf module: it imports nothing, and every folder may import it.
- *
  * @module
  */
 

@@ -3,8 +3,6 @@
  * `http` tool, `ctx.http.fetch`, the error bodies of model providers and the
  * standard input of `rienda run` share it.
  *
- * A leaf module: it imports nothing, and every folder may import it.
- *
  * @module
  */
 

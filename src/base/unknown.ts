@@ -1,6 +1,6 @@
 /**
  * Narrowing `unknown` values every folder meets: thrown errors and decoded
- * JSON. A leaf module: it imports nothing.
+ * JSON.
  *
  * @module
  */

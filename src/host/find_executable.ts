@@ -2,8 +2,6 @@
  * Finding an executable the way a shell does: `ctx.system.which` and
  * `rienda doctor` (is `sh` on `PATH`?) share it.
  *
- * A leaf module: it imports nothing of `src/`, and every folder may import it.
- *
  * @module
  */
 
