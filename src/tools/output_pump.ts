@@ -20,6 +20,8 @@ export interface OutputPump {
   cancel(): Promise<void>;
   /** The collected text so far, with `\n[output truncated]` after a cut. */
   collected(): string;
+  /** Whether more arrived than was kept. */
+  truncated(): boolean;
 }
 
 /**
@@ -95,5 +97,6 @@ export function pumpOutput(
     collected() {
       return parts.join("") + (truncated ? TRUNCATION_MARKER : "");
     },
+    truncated: () => truncated,
   };
 }

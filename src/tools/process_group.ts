@@ -51,6 +51,11 @@ export interface ProcessGroupOptions {
   readonly onStdout?: (text: string) => void;
   /** Live stderr, in arrival order, never capped. */
   readonly onStderr?: (text: string) => void;
+  /**
+   * Kills the whole group as soon as the command exits, so nothing it started
+   * outlives it (hooks); by default background processes live on.
+   */
+  readonly endGroupOnExit?: boolean;
 }
 
 /** How a command ended. `code` is -1 when it was killed (timeout, abort or any signal). */
@@ -62,6 +67,8 @@ export interface ProcessGroupResult {
   readonly aborted: boolean;
   /** The signal that ended the shell, such as `"SIGTERM"`, or null. */
   readonly signal: string | null;
+  /** Whether stdout was longer than {@link MAX_COLLECTED_BYTES} (then cut, with a marker). */
+  readonly stdoutTruncated: boolean;
 }
 
 type GroupSignal = "SIGTERM" | "SIGKILL";
@@ -269,7 +276,15 @@ function spawnShell(options: ProcessGroupOptions, stdin: string, shell: string):
 export async function runInProcessGroup(options: ProcessGroupOptions): Promise<ProcessGroupResult> {
   const { signal } = options;
   if (signal.aborted) {
-    return { code: -1, stdout: "", stderr: "", timedOut: false, aborted: true, signal: null };
+    return {
+      code: -1,
+      stdout: "",
+      stderr: "",
+      timedOut: false,
+      aborted: true,
+      signal: null,
+      stdoutTruncated: false,
+    };
   }
   await checkWorkingDirectory(options.cwd);
   const stdin = await stdinFile(options.stdin);
@@ -307,6 +322,7 @@ async function runSpawned(
     clearTimeout(timer);
     signal.removeEventListener("abort", onAbort);
     await terminating;
+    if (options.endGroupOnExit === true) signalGroup(pgid, "SIGKILL");
     await releaseWatcher(child.stdin);
     await waitAtMost(DRAIN_GRACE_MS, Promise.all([stdout.done, stderr.done]));
     await Promise.all([stdout.cancel(), stderr.cancel()]);
@@ -318,6 +334,7 @@ async function runSpawned(
       timedOut: stoppedBy === "timeout",
       aborted: stoppedBy === "abort",
       signal: status.signal,
+      stdoutTruncated: stdout.truncated(),
     };
   } finally {
     clearTimeout(timer);

@@ -1,0 +1,122 @@
+/**
+ * Runs one hook program to its end (docs/extending.md, "Command hooks"):
+ * the process part every command hook shares, whatever it reads and writes.
+ *
+ * - An argv command runs without a shell: a program with a `/` is a path
+ *   resolved against the workspace, a bare name is found on `PATH`; one that
+ *   is not there never starts (`not_started`). A shell command (Claude Code's
+ *   form) runs with `sh -c`.
+ * - It runs in the workspace, in its own process group, with `stdin` on its
+ *   standard input. The group is killed at the timeout, at the run's
+ *   interrupt, and as soon as the program exits: nothing a hook starts
+ *   outlives it (`tools/process_group.ts`, which also kills it when rienda
+ *   dies).
+ * - stdout and stderr are kept up to {@link MAX_COLLECTED_BYTES} each; more
+ *   is read and dropped, so a hook that writes megabytes never blocks, and
+ *   `stdoutTruncated` says stdout was cut.
+ *
+ * @module
+ */
+
+import { findExecutable } from "../host/find_executable.ts";
+import { MAX_COLLECTED_BYTES, runInProcessGroup } from "../tools/process_group.ts";
+import { errorMessage } from "../base/unknown.ts";
+
+export { MAX_COLLECTED_BYTES };
+
+/** What {@link runHookProcess} runs. */
+export interface HookProcessOptions {
+  /** A program and its arguments (no shell), or a shell command for `sh -c`. */
+  readonly command: readonly [string, ...string[]] | { readonly shell: string };
+  /** Written to its standard input. */
+  readonly stdin: string;
+  /** The workspace: its working directory, and what a relative program path resolves against. */
+  readonly cwd: string;
+  /** Variables added to the inherited environment. */
+  readonly env?: Readonly<Record<string, string>>;
+  readonly timeoutMs: number;
+  /** The run's interrupt. */
+  readonly signal: AbortSignal;
+}
+
+/** How a hook program ended. */
+export type HookProcessResult =
+  | {
+    readonly kind: "exited";
+    readonly code: number;
+    readonly stdout: string;
+    readonly stderr: string;
+    /** stdout was longer than {@link MAX_COLLECTED_BYTES}: `stdout` is cut. */
+    readonly stdoutTruncated: boolean;
+  }
+  /** Killed by a signal it did not get from rienda. */
+  | { readonly kind: "killed"; readonly signal: string; readonly stderr: string }
+  | { readonly kind: "timeout"; readonly stderr: string }
+  | { readonly kind: "interrupted" }
+  /** It could not start: `problem` says why (`no such program "x" on PATH`). */
+  | { readonly kind: "not_started"; readonly problem: string };
+
+/** Where the program of an argv command is, or why it cannot start. */
+export async function resolveProgram(
+  program: string,
+  cwd: string,
+  path = Deno.env.get("PATH") ?? "",
+): Promise<{ readonly path: string } | { readonly problem: string }> {
+  const found = await findExecutable(program, { path, cwd });
+  if (found !== null) return { path: found };
+  return {
+    problem: program.includes("/")
+      ? `no executable file ${JSON.stringify(program)} (a path with "/" is read from the workspace)`
+      : `no such program ${JSON.stringify(program)} on PATH`,
+  };
+}
+
+/** Runs the hook program of `options` (see the module doc). */
+export async function runHookProcess(options: HookProcessOptions): Promise<HookProcessResult> {
+  const { command, signal } = options;
+  if (signal.aborted) return { kind: "interrupted" };
+  let run: string | readonly [string, ...string[]];
+  if ("shell" in command) {
+    run = command.shell;
+  } else {
+    const [program, ...args] = command;
+    const resolved = await resolveProgram(program, options.cwd, options.env?.PATH);
+    if ("problem" in resolved) return { kind: "not_started", problem: resolved.problem };
+    run = [resolved.path, ...args];
+  }
+  let result;
+  try {
+    result = await runInProcessGroup({
+      command: run,
+      stdin: options.stdin,
+      cwd: options.cwd,
+      ...(options.env === undefined ? {} : { env: options.env }),
+      timeoutMs: options.timeoutMs,
+      signal,
+      endGroupOnExit: true,
+    });
+  } catch (error) {
+    return { kind: "not_started", problem: errorMessage(error) };
+  }
+  if (result.aborted) return { kind: "interrupted" };
+  if (result.timedOut) return { kind: "timeout", stderr: result.stderr };
+  if (result.signal !== null) {
+    return { kind: "killed", signal: result.signal, stderr: result.stderr };
+  }
+  return {
+    kind: "exited",
+    code: result.code,
+    stdout: result.stdout,
+    stderr: result.stderr,
+    stdoutTruncated: result.stdoutTruncated,
+  };
+}
+
+/** The first line of `text` that is not blank, trimmed; "" when there is none. */
+export function firstLine(text: string): string {
+  for (const line of text.split("\n")) {
+    const trimmed = line.trim();
+    if (trimmed !== "") return trimmed;
+  }
+  return "";
+}
