@@ -199,7 +199,7 @@ export function continuation(session: ContinuedSession, chosen: SwitchChoice): C
  */
 export async function loadSessionAgent(
   sources: readonly AgentSource[],
-  session: ContinuedSession,
+  session: { readonly id: string; readonly branch: Pick<BranchContext, "agent" | "agentFile"> },
 ): Promise<AgentDefinition> {
   const id = session.branch.agent;
   const file = session.branch.agentFile;

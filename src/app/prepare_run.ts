@@ -8,11 +8,8 @@
  */
 
 import { resolve } from "node:path";
-import { type AgentDefinition, AgentFileError, loadAgentFile } from "../agents/agent_file.ts";
 import { agentSources } from "../agents/agent_sources.ts";
-import { loadAgent } from "../agents/catalog.ts";
-import { type Config, loadConfig } from "../config/config.ts";
-import { loadDefaultAgent } from "./default_agent.ts";
+import { loadConfig } from "../config/config.ts";
 import { loadCredentials } from "../config/credentials.ts";
 import { resolvePaths } from "../config/paths.ts";
 import type { RunOptions } from "../engine/run.ts";
@@ -36,15 +33,13 @@ import { createCompactor } from "./compactor.ts";
 import {
   continuation,
   type ContinuedSession,
-  loadSessionAgent,
   openContinuedSession,
   sessionModelError,
   type SessionTarget,
 } from "./continue_session.ts";
 import type { ExtensionRunContext } from "../extensions/run_context.ts";
-import { noModelMessage } from "./default_model.ts";
-import { agentModel, type KeyLookupInputs, modelReadiness } from "./agent_model.ts";
-import { fullModelRef, resolveModel, ThinkingLevelError } from "./resolve_model.ts";
+import { loadTargetAgent, targetModel } from "./run_target.ts";
+import { resolveModel, ThinkingLevelError } from "./resolve_model.ts";
 import { bindRunSession } from "./run_session.ts";
 import { homeWorkspaceWarning } from "./home_workspace.ts";
 import { loadRunTools } from "./run_tools.ts";
@@ -92,6 +87,8 @@ export interface RunPlan extends AsyncDisposable {
   readonly options: Omit<RunOptions, "emit" | "signal">;
   /** Tokens the model can read (for a front end's context-use display). */
   readonly contextWindow: number;
+  /** The reasoning level the run asks for; undefined for none. */
+  readonly thinking: string | undefined;
   /** Marks the session as ended by the run's `error`, when the run stored anything. */
   recordFailure(error: string): Promise<void>;
 }
@@ -113,27 +110,19 @@ export async function prepareRun(request: RunRequest): Promise<RunPlan> {
   // A full id may name a session of another workspace: the run works in that one.
   const workdir = continued?.workdir ?? requestedWorkdir;
   const sources = await agentSources(paths, workdir);
-  const agent = request.agent === undefined
-    ? continued === null
-      ? await loadDefaultAgent(sources, config)
-      : await loadSessionAgent(sources, continued)
-    : request.agent.kind === "id"
-    ? await loadAgent(sources, request.agent.id)
-    : await loadAgentFile(agentFilePath(request.cwd, request.agent.path));
+  const agentSpec = request.agent?.kind === "file"
+    ? { kind: "file" as const, path: agentFilePath(request.cwd, request.agent.path) }
+    : request.agent;
+  const agent = await loadTargetAgent({ config, sources }, agentSpec, continued);
   const credentials = await loadCredentials(paths.credentialsFile);
-  // An agent without a model of its own (or `inherit`) takes the default agent's.
-  const named = request.model ?? continued?.branch.model ??
-    agentModel(agent.model, config, { env: request.env, credentials })?.ref;
-  if (named === undefined) throw new Error(noModelMessage(config, agent));
-  if (request.model === undefined && continued === null && named === agent.model) {
-    checkAgentModel(agent, config, { env: request.env, credentials });
-  }
-  // Bare names (-m sonnet, model: gpt-4o) are resolved once; the session records provider/model.
-  const modelRef = fullModelRef(config, named);
-  const thinking = request.thinking ?? continued?.branch.thinking ?? agent.thinking;
+  const inputs = { config, sources, env: request.env, credentials };
+  const { modelRef, thinking, modelFromSession } = targetModel(inputs, agent, {
+    model: request.model,
+    thinking: request.thinking,
+  }, continued);
   const resolved = resolveSessionModel(
     continued,
-    request.model === undefined,
+    modelFromSession,
     modelRef,
     () =>
       resolveModel(config, modelRef, {
@@ -186,10 +175,10 @@ export async function prepareRun(request: RunRequest): Promise<RunPlan> {
   };
   const resumed = continued === null ? null : continuation(continued, {
     agent: agent.id,
-    agentFile: request.agent === undefined
+    agentFile: agentSpec === undefined
       ? continued.branch.agentFile
-      : request.agent.kind === "file"
-      ? agentFilePath(request.cwd, request.agent.path)
+      : agentSpec.kind === "file"
+      ? agentSpec.path
       : null,
     model: modelRef,
     thinking: thinking ?? null,
@@ -200,9 +189,7 @@ export async function prepareRun(request: RunRequest): Promise<RunPlan> {
       workdir,
       id: sessionId,
       agent: agent.id,
-      agentFile: request.agent?.kind === "file"
-        ? agentFilePath(request.cwd, request.agent.path)
-        : undefined,
+      agentFile: agentSpec?.kind === "file" ? agentSpec.path : undefined,
       model: modelRef,
     })),
     {
@@ -226,6 +213,7 @@ export async function prepareRun(request: RunRequest): Promise<RunPlan> {
   const maxTurns = request.maxTurns ?? agent.maxTurns;
   return {
     contextWindow: resolved.contextWindow,
+    thinking,
     recordFailure: (error) => session.recordFailure(error),
     options: {
       sessionId,
@@ -279,21 +267,6 @@ function refusingOwnFiles(guarded: readonly GuardedPath[]): RefuseFile {
     const guard = await guardOf(guarded, realPath);
     return guard === null ? null : `is ${guard.what}`;
   };
-}
-
-/**
- * Throws, naming the file and line, when the agent file's own `model:` is an
- * unknown name or names an unknown provider: the error is the file's.
- */
-function checkAgentModel(agent: AgentDefinition, config: Config, keys: KeyLookupInputs): void {
-  if (agent.model === undefined) return;
-  const readiness = modelReadiness(agent.model, config, keys);
-  if (readiness.kind !== "unknown_model" && readiness.kind !== "unknown_provider") return;
-  const line = agent.lines.get("model");
-  throw new AgentFileError(
-    `${agent.path}${line === undefined ? "" : `:${line}`}: model: ${readiness.fix}`,
-    { path: agent.path, line, field: "model" },
-  );
 }
 
 /** The absolute path of a `-f FILE`, as the session records it. */

@@ -194,6 +194,17 @@ export interface RunContext {
     system: string,
     tools: readonly ToolSpec[],
   ): Promise<{ messages: Message[]; usage: Usage | null }>;
+  /**
+   * Compacts now, whatever the size of the next request (a person's
+   * `/compact`); `compacted` is false when compaction is disabled or nothing
+   * can be summarised (the whole conversation is within `keepRecentTokens`).
+   *
+   * @throws {Error} `compaction failed: …` as {@link prepare}
+   */
+  compactNow(
+    system: string,
+    tools: readonly ToolSpec[],
+  ): Promise<{ compacted: boolean; usage: Usage | null }>;
 }
 
 /** The conversation of a run, compacted at most once. */
@@ -244,6 +255,13 @@ export function createRunContext(options: RunContextOptions): RunContext {
       if (cut === 0) return { messages: sent(), usage: null };
       const usage = await compact(tokensBefore, cut, compactor);
       return { messages: sent(), usage };
+    },
+    async compactNow(system, tools) {
+      if (compactor === undefined) return { compacted: false, usage: null };
+      const cut = findCut(messages, compactor.settings.keepRecentTokens);
+      if (cut === 0) return { compacted: false, usage: null };
+      const tokensBefore = estimateTokens({ system, messages: sent(), tools });
+      return { compacted: true, usage: await compact(tokensBefore, cut, compactor) };
     },
   };
 }

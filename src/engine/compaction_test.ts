@@ -249,3 +249,44 @@ Deno.test("createRunContext() without a compactor never compacts", async () => {
   assert.equal(prepared.messages.length, 3);
   assert.match(JSON.stringify(prepared.messages[0]), /kept summary/);
 });
+
+Deno.test("compactNow() summarises however small the conversation, and says when nothing can be", async () => {
+  const model = fakeModel("the summary");
+  // A window far larger than the conversation: prepare() would send it as it is.
+  const compactor = fakeCompactor(1_000_000, messageTokens(answer("short")));
+  const events: RunEvent[] = [];
+  const context = createRunContext({
+    history: [userText("first"), answer("short"), userText("second"), answer("short")],
+    summary: null,
+    compactor,
+    model,
+    emit: (event) => events.push(event),
+    signal: new AbortController().signal,
+  });
+  const done = await context.compactNow("system", []);
+  assert.equal(done.compacted, true);
+  assert.equal(done.usage?.inputTokens, 7);
+  assert.equal(compactor.records[0]?.keptIndex, 3);
+  assert.deepEqual(events.map((event) => event.type), ["compaction"]);
+  assert.equal(context.messages.length, 1);
+
+  const few = createRunContext({
+    history: [userText("only")],
+    summary: null,
+    compactor: fakeCompactor(1_000_000, 1),
+    model,
+    emit: () => {},
+    signal: new AbortController().signal,
+  });
+  assert.deepEqual(await few.compactNow("system", []), { compacted: false, usage: null });
+  const off = createRunContext({
+    history: [userText("a"), answer("b"), userText("c"), answer("d")],
+    summary: null,
+    compactor: undefined,
+    model,
+    emit: () => {},
+    signal: new AbortController().signal,
+  });
+  assert.deepEqual(await off.compactNow("system", []), { compacted: false, usage: null });
+  assert.equal(model.requests.length, 1);
+});

@@ -1,6 +1,6 @@
 /**
  * What the interactive UI asks of the rest of rienda, as one interface the
- * CLI implements (`cli/chat_backend.ts`): the UI never reads config, agent
+ * CLI implements over `app/interactive_session.ts` (`cli/chat_backend.ts`): the UI never reads config, agent
  * or session files itself, so it can be driven against a fake in tests.
  *
  * A turn is one run of the engine over the current session, exactly as
@@ -124,4 +124,6 @@ export interface ChatBackend {
   setTitle(title: string): Promise<void>;
   /** Compacts the session's conversation now. */
   compact(handlers: TurnHandlers): Promise<TurnResult>;
+  /** Ends the chat: stops what it keeps running for its turns (MCP servers, the extension host). */
+  close(): Promise<void>;
 }

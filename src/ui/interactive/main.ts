@@ -49,13 +49,18 @@ export async function startInteractive(options: InteractiveOptions): Promise<num
     if (said !== null) io.stdout.write(`${said}\n`);
   }
   if (io.env("TERM") === "dumb") {
-    return await runPlain({
-      out: io.stdout,
-      backend: await options.loadBackend(),
-      prompt: options.prompt,
-      autoApprove: options.autoApprove,
-      signal: options.signal,
-    });
+    const backend = await options.loadBackend();
+    try {
+      return await runPlain({
+        out: io.stdout,
+        backend,
+        prompt: options.prompt,
+        autoApprove: options.autoApprove,
+        signal: options.signal,
+      });
+    } finally {
+      await backend.close();
+    }
   }
   const theme = createTheme(colorAllowed(io.env));
   const term = createDenoTerm((text) => io.stdout.write(text), io.env);
@@ -84,5 +89,9 @@ export async function startInteractive(options: InteractiveOptions): Promise<num
   if (theme.color) {
     loading.promise.then(() => setTimeout(() => void loadHighlighter(), 0), () => {});
   }
-  return await app;
+  try {
+    return await app;
+  } finally {
+    await backend.close();
+  }
 }

@@ -59,6 +59,8 @@ export function pendingBackend(loading: Promise<ChatBackend>): PendingBackend {
     switchBranch: later("switchBranch"),
     setTitle: later("setTitle"),
     compact: later("compact"),
+    // A backend that never loaded has nothing to stop.
+    close: () => loading.then((backend) => backend.close(), () => {}),
   };
   function requireReal(): ChatBackend {
     if (real === null) throw new Error("rienda is still starting: try again in a moment");
