@@ -49,6 +49,11 @@ export const LAZY_ENTRIES: readonly LazyEntry[] = [
     spelled: "../mcp/mcp_tools.ts",
   },
   {
+    module: "src/acp/server.ts",
+    loadedBy: "src/cli/acp.ts",
+    spelled: "../acp/server.ts",
+  },
+  {
     module: "src/ui/interactive/main.ts",
     loadedBy: "src/cli/interactive.ts",
     spelled: "../ui/interactive/main.ts",

@@ -110,6 +110,7 @@ function createIo(): ProcessIo {
         ? null
         : { text: new TextDecoder().decode(read.bytes), complete: read.complete };
     },
+    stdinBytes: () => Deno.stdin.readable,
     readSecret: (prompt) => readSecretLine(prompt),
     env: (name) => Deno.env.get(name),
     cwd: Deno.cwd(),

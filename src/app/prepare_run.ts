@@ -55,6 +55,11 @@ export interface RunRequest {
   } | undefined;
   /** `-s ID` / `-c`: the session to continue; absent for a new session. */
   readonly continueSession?: SessionTarget | undefined;
+  /**
+   * The id of a new session, when the front end names it before its first
+   * turn (an ACP editor gets it from `session/new`); absent: a fresh one.
+   */
+  readonly newSessionId?: string | undefined;
   readonly model: string | undefined;
   readonly workdir: string | undefined;
   readonly config: string | undefined;
@@ -143,7 +148,7 @@ export async function prepareRun(request: RunRequest): Promise<RunPlan> {
       : request.cassette.tap.client(settings, agent.id),
     { provider: parseModelRef(modelRef).provider, source: resolved.keySource },
   );
-  const sessionId = continued?.id ?? newSessionId();
+  const sessionId = continued?.id ?? request.newSessionId ?? newSessionId();
   // The workspace context (instructions, skills, git) is read while the extensions load.
   const reading = loadWorkspaceContext(workdir, {
     environment: config.environmentContext,

@@ -13,6 +13,7 @@ import type { Io } from "../ui/io.ts";
 import { terminalSafeIo } from "../ui/terminal_text.ts";
 import { UsageError } from "./exit.ts";
 import { rememberStoredSecrets } from "../app/known_secrets.ts";
+import { addAcpCommand } from "./acp_program.ts";
 import { addExtensionCommands } from "./extensions_program.ts";
 import { addMcpCommand } from "./mcp_program.ts";
 import type { RunFlags } from "./run.ts";
@@ -120,6 +121,7 @@ Examples:
   addMcpCommand(program, safe, signal, choose);
   addSetupCommands(program, io, signal, choose);
   addTestCommand(program, io, signal, choose, parseRunArgs);
+  addAcpCommand(program, io, signal, choose);
   return program;
 }
 

@@ -209,6 +209,7 @@ async function runInProcess(
     stdinIsTerminal: false,
     readStdin: () => Promise.resolve(empty),
     readStdinWhileProducing: () => Promise.resolve(empty),
+    stdinBytes: () => new ReadableStream({ start: (controller) => controller.close() }),
     readSecret: () => Promise.resolve(null),
     env: (name) => options.io.env(name),
     cwd: workspace,

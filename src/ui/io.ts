@@ -37,6 +37,8 @@ export interface Io {
    * arrives within it (standard input is then left unread).
    */
   readStdinWhileProducing(maxBytes: number, options: WaitOptions): Promise<StdinText | null>;
+  /** Standard input as bytes, for a command that speaks a protocol on it (`rienda acp`). */
+  stdinBytes(): ReadableStream<Uint8Array>;
   /** Reads one line from standard input without echo when it is a terminal; null at end of input. */
   readSecret(prompt: string): Promise<string | null>;
   /** An environment variable, or undefined. */

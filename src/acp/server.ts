@@ -1,0 +1,216 @@
+/**
+ * `rienda acp`: the Agent Client Protocol (v1) on stdin/stdout, served with
+ * the official SDK (`@agentclientprotocol/sdk`); docs/editors.md.
+ *
+ * - stdout carries only the SDK's JSON-RPC lines; everything else (notices,
+ *   diagnostics, retries) is a log line on stderr.
+ * - Malformed and unknown messages get JSON-RPC errors from the SDK; the
+ *   process goes on.
+ * - One prompt at a time per session; `session/cancel` interrupts it like
+ *   Ctrl-C, and the prompt answers `cancelled`.
+ * - When the client closes stdin, or the process is interrupted, every
+ *   running prompt is interrupted and awaited, then the server returns (its
+ *   tools' process groups are killed by `main.ts` on the way out).
+ *
+ * @module
+ */
+
+import * as acp from "@agentclientprotocol/sdk";
+import { isAbsolute } from "node:path";
+import { newSessionId } from "../sessions/ids.ts";
+import { VERSION } from "../base/version.ts";
+import { errorMessage } from "../base/unknown.ts";
+import { PromptContentError, promptText } from "./prompt_text.ts";
+import { type AcpAgentOptions, runSessionTurn, type TurnEnd } from "./session_turn.ts";
+import { createTurnUpdates, type TurnUpdates } from "./turn_updates.ts";
+
+/** What {@link serveAcp} serves on. */
+export interface ServeAcpOptions {
+  /** The client's messages (stdin). */
+  readonly input: ReadableStream<Uint8Array>;
+  /** Where the protocol goes (stdout). */
+  readonly output: WritableStream<Uint8Array>;
+  /** Writes one log line (stderr). */
+  readonly log: (line: string) => void;
+  readonly agent: AcpAgentOptions;
+  /** The process's interrupt: ends the server as a closed stdin does. */
+  readonly signal: AbortSignal;
+}
+
+/** ACP's JSON-RPC code for an unknown resource (a session id). */
+const RESOURCE_NOT_FOUND = -32002;
+
+/** A session this process serves. */
+interface ServedSession {
+  readonly id: string;
+  readonly workdir: string;
+  /** Whether the session is on disk: its next prompt continues it. */
+  stored: boolean;
+  /** The prompt running now: its interrupt and its end. */
+  turn: { readonly controller: AbortController; readonly done: Promise<unknown> } | null;
+}
+
+/** Serves one client until it closes the connection or `signal` aborts. */
+export async function serveAcp(options: ServeAcpOptions): Promise<void> {
+  const { log, signal } = options;
+  const sessions = new Map<string, ServedSession>();
+  const app = acp.agent({ name: "rienda" })
+    .onRequest(acp.methods.agent.initialize, () => ({
+      protocolVersion: acp.PROTOCOL_VERSION,
+      agentCapabilities: {
+        loadSession: false,
+        promptCapabilities: { image: false, audio: false, embeddedContext: true },
+        mcpCapabilities: { http: false, sse: false },
+      },
+      authMethods: AUTH_METHODS,
+      agentInfo: { name: "rienda", title: "rienda", version: VERSION },
+    }))
+    .onRequest(acp.methods.agent.authenticate, () => ({}))
+    .onRequest(acp.methods.agent.session.new, async ({ params }) => {
+      const workdir = await checkedWorkdir(params.cwd);
+      if (params.mcpServers.length > 0) {
+        log(`the editor's MCP servers are not started: ${serverNames(params.mcpServers)}`);
+      }
+      const id = newSessionId();
+      sessions.set(id, { id, workdir, stored: false, turn: null });
+      return { sessionId: id };
+    })
+    .onRequest(acp.methods.agent.session.prompt, async ({ params, client }) => {
+      const session = sessions.get(params.sessionId);
+      if (session === undefined) throw unknownSession(params.sessionId);
+      if (session.turn !== null) {
+        throw acp.RequestError.invalidRequest(
+          undefined,
+          `session ${session.id} is already running a prompt: send session/cancel first`,
+        );
+      }
+      const text = parsedPrompt(params.prompt);
+      const controller = new AbortController();
+      const stop = () =>
+        controller.abort(new DOMException("the prompt was cancelled", "AbortError"));
+      if (signal.aborted) stop();
+      signal.addEventListener("abort", stop, { once: true });
+      let updatesSent: Promise<void> = Promise.resolve();
+      const updates = createTurnUpdates({
+        workdir: session.workdir,
+        send: (update) => {
+          updatesSent = updatesSent.then(() =>
+            client.notify(acp.methods.client.session.update, { sessionId: session.id, update })
+          ).catch(() => {}); // the client went away: the prompt is being interrupted
+        },
+        log,
+      });
+      const running = runSessionTurn(session, text, options.agent, {
+        emit: updates.emit,
+        notice: log,
+        confirm: undefined,
+        signal: controller.signal,
+      });
+      session.turn = { controller, done: running.catch(() => {}) };
+      try {
+        const end = await running;
+        session.stored = true;
+        await updatesSent;
+        return { stopReason: stopReasonOf(end, updates) };
+      } catch (error) {
+        if (controller.signal.aborted) return { stopReason: "cancelled" as const };
+        throw new acp.RequestError(-32603, errorMessage(error));
+      } finally {
+        signal.removeEventListener("abort", stop);
+        session.turn = null;
+      }
+    })
+    .onNotification(acp.methods.agent.session.cancel, ({ params }) => {
+      sessions.get(params.sessionId)?.turn?.controller.abort(
+        new DOMException("the prompt was cancelled", "AbortError"),
+      );
+    });
+  const connection = app.connect(acp.ndJsonStream(options.output, options.input));
+  const interrupted = () => connection.close();
+  signal.addEventListener("abort", interrupted, { once: true });
+  if (signal.aborted) connection.close();
+  await connection.closed.catch((error: unknown) =>
+    log(`the connection failed: ${errorMessage(error)}`)
+  );
+  signal.removeEventListener("abort", interrupted);
+  // No prompt outlives its client: each is interrupted, and awaited so its session is closed.
+  const ends: Promise<unknown>[] = [];
+  for (const session of sessions.values()) {
+    if (session.turn === null) continue;
+    session.turn.controller.abort(new DOMException("the client went away", "AbortError"));
+    ends.push(session.turn.done);
+  }
+  await Promise.all(ends);
+}
+
+/**
+ * How an editor can give rienda a key (the ACP registry asks listed agents
+ * to say): rienda reads both on each prompt, so `authenticate` has nothing
+ * to do.
+ */
+const AUTH_METHODS: acp.AuthMethod[] = [
+  {
+    id: "environment",
+    name: "API key in the environment",
+    description:
+      "Set the provider's variable (ANTHROPIC_API_KEY, OPENAI_API_KEY, …) where the editor starts rienda acp",
+  },
+  {
+    id: "rienda-auth-login",
+    name: "rienda auth login",
+    description: "Run rienda auth login PROVIDER in a terminal once: the key is stored for rienda",
+  },
+];
+
+/** The stop reason of a prompt that ended as `end` says. */
+function stopReasonOf(end: TurnEnd, updates: TurnUpdates): acp.StopReason {
+  switch (end.reason) {
+    case "end_turn":
+      return updates.refused() ? "refusal" : "end_turn";
+    case "interrupted":
+      return "cancelled";
+    case "error":
+      if (end.maxTurnsReached) return "max_turn_requests";
+      throw new acp.RequestError(-32603, end.error ?? "the run failed");
+  }
+}
+
+/** The prompt's text, or an invalid-params error naming the block rienda cannot take. */
+function parsedPrompt(blocks: readonly acp.ContentBlock[]): string {
+  try {
+    return promptText(blocks);
+  } catch (error) {
+    if (error instanceof PromptContentError) {
+      throw acp.RequestError.invalidParams(undefined, error.message);
+    }
+    throw error;
+  }
+}
+
+/** `cwd` of `session/new`, which must be an absolute path to a directory. */
+async function checkedWorkdir(cwd: string): Promise<string> {
+  if (!isAbsolute(cwd)) {
+    throw acp.RequestError.invalidParams(
+      undefined,
+      `cwd must be an absolute path (found "${cwd}")`,
+    );
+  }
+  const info = await Deno.stat(cwd).catch(() => null);
+  if (info === null || !info.isDirectory) {
+    throw acp.RequestError.invalidParams(undefined, `cwd ${cwd} is not a directory`);
+  }
+  return cwd;
+}
+
+/** The resource-not-found error of a session id this process does not serve. */
+function unknownSession(id: string): acp.RequestError {
+  return new acp.RequestError(
+    RESOURCE_NOT_FOUND,
+    `unknown session "${id}": open it with session/new or session/load first`,
+    { sessionId: id },
+  );
+}
+
+function serverNames(servers: readonly acp.McpServer[]): string {
+  return servers.map((server) => server.name).join(", ");
+}

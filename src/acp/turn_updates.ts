@@ -1,0 +1,111 @@
+/**
+ * A run's events → ACP `session/update`s: text and thinking deltas become
+ * message and thought chunks, a tool call becomes `tool_call` (title, kind,
+ * locations, raw input, `in_progress`) and its result a `tool_call_update`
+ * (`completed` or `failed`, with the result text). Notices, retries and
+ * diagnostics are logs, not updates.
+ *
+ * @module
+ */
+
+import type { SessionUpdate, ToolCallContent } from "@agentclientprotocol/sdk";
+import type { EventSink } from "../engine/events.ts";
+import { toolCallView } from "./tool_call_view.ts";
+
+/** A tool call between its `tool_call` and its result. */
+export interface RunningCall {
+  readonly id: string;
+  readonly name: string;
+  readonly title: string;
+}
+
+/** What {@link createTurnUpdates} sends through and reads from. */
+export interface TurnUpdatesOptions {
+  readonly workdir: string;
+  /** Sends one update to the client, in order. */
+  readonly send: (update: SessionUpdate) => void;
+  /** Writes one line to the log (stderr). */
+  readonly log: (line: string) => void;
+  /** Extra content of a finished call (an edit's diff), by call id. */
+  readonly extraContent?: (callId: string) => readonly ToolCallContent[];
+}
+
+/** The event sink of one prompt, and what it saw. */
+export interface TurnUpdates {
+  readonly emit: EventSink;
+  /** The call running now, if any: a permission request asked during it belongs to it. */
+  runningCall(): RunningCall | undefined;
+  /** Whether the model stopped an answer on its content filter. */
+  refused(): boolean;
+}
+
+/** Maps the events of one prompt to updates. */
+export function createTurnUpdates(options: TurnUpdatesOptions): TurnUpdates {
+  const { send, log } = options;
+  let running: RunningCall | undefined;
+  let refused = false;
+  const emit: EventSink = (event) => {
+    switch (event.type) {
+      case "text_delta":
+        send({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: event.text } });
+        return;
+      case "thinking_delta":
+        send({ sessionUpdate: "agent_thought_chunk", content: { type: "text", text: event.text } });
+        return;
+      case "message_end":
+        if (event.stopReason === "content_filter") refused = true;
+        return;
+      case "tool_call": {
+        const view = toolCallView(event.name, event.arguments, options.workdir);
+        running = { id: event.id, name: event.name, title: view.title };
+        send({
+          sessionUpdate: "tool_call",
+          toolCallId: event.id,
+          title: view.title,
+          kind: view.kind,
+          status: "in_progress",
+          locations: view.locations,
+          rawInput: event.arguments,
+        });
+        return;
+      }
+      case "tool_output":
+        return;
+      case "tool_result":
+        if (running?.id === event.id) running = undefined;
+        send({
+          sessionUpdate: "tool_call_update",
+          toolCallId: event.id,
+          status: event.isError ? "failed" : "completed",
+          content: [
+            { type: "content", content: { type: "text", text: event.text } },
+            ...(options.extraContent?.(event.id) ?? []),
+          ],
+        });
+        return;
+      case "run_start":
+        for (const line of event.diagnostics) log(line);
+        return;
+      case "notice":
+        log(event.text);
+        return;
+      case "retry":
+        log(
+          `retrying in ${
+            Math.round(event.delayMs / 1000)
+          } s (attempt ${event.attempt}): ${event.error}`,
+        );
+        return;
+      case "compaction":
+        log(`compacted the conversation (${event.tokensBefore} tokens before)`);
+        return;
+      case "run_end":
+        return;
+      default: {
+        const unknown: never = event;
+        return unknown;
+      }
+    }
+  };
+  return { emit, runningCall: () => running, refused: () => refused };
+}

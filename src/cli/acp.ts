@@ -1,0 +1,73 @@
+/**
+ * `rienda acp [-a AGENT | -f FILE] [-m MODEL] [-y] [--config PATH]`: serves
+ * the Agent Client Protocol on stdin/stdout for an editor (docs/editors.md).
+ *
+ * The server (and with it the ACP SDK) is loaded through a computed
+ * specifier, so `deno run` never walks it for the other commands.
+ *
+ * @module
+ */
+
+import { resolve } from "node:path";
+import type { Io } from "../ui/io.ts";
+import { terminalSafe } from "../ui/terminal_text.ts";
+
+/** The parsed flags of `rienda acp`. */
+export interface AcpFlags {
+  readonly agent: string | undefined;
+  readonly agentFile: string | undefined;
+  readonly model: string | undefined;
+  readonly config: string | undefined;
+  readonly autoApprove: boolean;
+}
+
+/**
+ * What `acp/server.ts` exports, declared here: even a type-level `import()`
+ * of it would put the SDK in the module graph of every command.
+ */
+interface AcpServer {
+  serveAcp(options: {
+    readonly input: ReadableStream<Uint8Array>;
+    readonly output: WritableStream<Uint8Array>;
+    readonly log: (line: string) => void;
+    readonly agent: {
+      readonly agent: { readonly kind: "id"; readonly id: string } | {
+        readonly kind: "file";
+        readonly path: string;
+      } | undefined;
+      readonly model: string | undefined;
+      readonly config: string | undefined;
+      readonly autoApprove: boolean;
+      readonly env: (name: string) => string | undefined;
+    };
+    readonly signal: AbortSignal;
+  }): Promise<void>;
+}
+
+/** Serves one editor until it closes stdin; resolves to the exit code. */
+export async function acpCommand(io: Io, signal: AbortSignal, flags: AcpFlags): Promise<number> {
+  const server: AcpServer = await import(new URL("../acp/server.ts", import.meta.url).href);
+  const decoder = new TextDecoder();
+  // Every protocol line goes through the process's stdout, which masks known keys.
+  const output = new WritableStream<Uint8Array>({
+    write: (chunk) => io.stdout.write(decoder.decode(chunk, { stream: true })),
+  });
+  await server.serveAcp({
+    input: io.stdinBytes(),
+    output,
+    log: (line) => io.stderr.write(`rienda acp: ${terminalSafe(line)}\n`),
+    agent: {
+      agent: flags.agent !== undefined
+        ? { kind: "id", id: flags.agent }
+        : flags.agentFile !== undefined
+        ? { kind: "file", path: resolve(io.cwd, flags.agentFile) }
+        : undefined,
+      model: flags.model,
+      config: flags.config,
+      autoApprove: flags.autoApprove,
+      env: io.env,
+    },
+    signal,
+  });
+  return 0;
+}
