@@ -46,8 +46,8 @@ Deno.test("rienda hooks lists hooks with their points and reports broken ones on
     "  capabilities: full access",
   ]);
   assert.deepEqual(linesOf(result.stderr), [
-    'hook "empty": exports no hook point (expected at least one of: beforeRun, afterRun, beforeModelRequest, afterModelResponse, beforeToolExecute, afterToolExecute)',
-    'hook "typo": unknown point "beforeToolExecution" ignored (known: beforeRun, afterRun, beforeModelRequest, afterModelResponse, beforeToolExecute, afterToolExecute)',
+    'hook "empty": exports no hook point (expected at least one of: beforeRun, beforePrompt, afterRun, beforeModelRequest, afterModelResponse, beforeToolExecute, afterToolExecute)',
+    'hook "typo": unknown point "beforeToolExecution" ignored (known: beforeRun, beforePrompt, afterRun, beforeModelRequest, afterModelResponse, beforeToolExecute, afterToolExecute)',
   ]);
   await Deno.remove(`${env.home}/hooks/empty`, { recursive: true });
   const fixed = await env.run(["hooks"]);
@@ -158,7 +158,7 @@ Deno.test("rienda hooks test says what is wrong with points, payloads and names"
     [
       ["guard", "beforeTool"],
       2,
-      /^rienda: unknown hook point "beforeTool" \(expected one of: beforeRun, afterRun, beforeModelRequest, afterModelResponse, beforeToolExecute, afterToolExecute\)/,
+      /^rienda: unknown hook point "beforeTool" \(expected one of: beforeRun, beforePrompt, afterRun, beforeModelRequest, afterModelResponse, beforeToolExecute, afterToolExecute\)/,
     ],
     [["guard", "afterRun", "--payload", "{oops"], 2, /^rienda: --payload is not valid JSON: /],
     [

@@ -498,7 +498,7 @@ Deno.test("with --output stream-json, hook notices are notice events and diagnos
   const events = linesOf(result.stdout).map((line) => JSON.parse(line));
   const start = events.find((event) => event.type === "run_start");
   assert.deepEqual(start?.diagnostics, [
-    'hook "chatty": unknown point "beforeToolExecution" ignored (known: beforeRun, afterRun, beforeModelRequest, afterModelResponse, beforeToolExecute, afterToolExecute)',
+    'hook "chatty": unknown point "beforeToolExecution" ignored (known: beforeRun, beforePrompt, afterRun, beforeModelRequest, afterModelResponse, beforeToolExecute, afterToolExecute)',
   ]);
   assert.deepEqual(events.filter((event) => event.type === "notice"), [
     { type: "notice", text: 'hook "chatty": starting' },

@@ -94,6 +94,8 @@ export interface TurnOutcome {
   /** A neutral word on how it ended ("nothing to compact: …"). */
   readonly note?: string;
   readonly usage: Usage;
+  /** A `beforePrompt` hook refused the prompt (`error` says why): nothing was sent or stored. */
+  readonly promptRefused?: true;
 }
 
 /** What the last turn's run offered: its tools' names and its load diagnostics. */
@@ -277,9 +279,21 @@ export async function openInteractiveSession(
     async runTurn(prompt, io) {
       try {
         await using plan = await prepareRun(request(io));
+        const stored = chat.stored;
         ran(plan);
         const run = { ...plan.options, emit: io.emit, signal: io.signal };
         const outcome = await runAgent(run, prompt);
+        if (outcome.promptRefused === true) {
+          // Nothing was stored: a new session is still to be created by the next message.
+          chat.stored = stored;
+          refresh();
+          return {
+            reason: "error",
+            error: outcome.error,
+            usage: outcome.usage,
+            promptRefused: true,
+          };
+        }
         if (outcome.reason === "error") await plan.recordFailure(outcome.error ?? "the run failed");
         return { reason: outcome.reason, error: outcome.error, usage: outcome.usage };
       } catch (error) {

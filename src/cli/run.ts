@@ -119,8 +119,9 @@ export async function runCommand(
       return EXIT.interrupted;
     case "error": {
       const error = outcome.error ?? "the run failed";
-      // The session says it ended here, so a listing tells it from one that was answered.
-      await plan.recordFailure(error);
+      // The session says it ended here, so a listing tells it from one that was answered;
+      // a refused prompt stored nothing, and leaves nothing.
+      if (outcome.promptRefused !== true) await plan.recordFailure(error);
       io.stderr.write(`rienda: ${terminalSafe(error)}\n`);
       return EXIT.failure;
     }
@@ -132,6 +133,7 @@ function observedHooks(hooks: HookRunner, observer: RunObserver): HookRunner {
   return {
     has: (point) => hooks.has(point),
     beforeRun: (payload, signal) => hooks.beforeRun(payload, signal),
+    beforePrompt: (payload, signal) => hooks.beforePrompt(payload, signal),
     afterRun: (payload, signal) => hooks.afterRun(payload, signal),
     beforeModelRequest: (payload, signal) => hooks.beforeModelRequest(payload, signal),
     afterModelResponse: (payload, signal) => hooks.afterModelResponse(payload, signal),

@@ -1,5 +1,5 @@
 /**
- * The hook contract the engine calls at its six points
+ * The hook contract the engine calls at its seven points
  * (see `the hooks reference page`). The extension host implements it; the
  * engine never imports the host.
  *
@@ -21,6 +21,20 @@ export interface RunStartPayload {
   readonly agentId: string;
   readonly modelId: string;
 }
+
+/** `beforePrompt` payload: the user's message, before it is stored or sent. */
+export interface PromptPayload {
+  readonly text: string;
+}
+
+/**
+ * The verdict of the `beforePrompt` chain: the (possibly rewritten) text and
+ * the context hooks added for the model to read with it (empty: none), or a
+ * refusal naming the hook.
+ */
+export type PromptGate =
+  | { readonly allow: true; readonly text: string; readonly context: string }
+  | { readonly allow: false; readonly reason: string };
 
 /** Why a run ended. */
 export type EndReason = "end_turn" | "interrupted" | "error";
@@ -64,11 +78,13 @@ export type Chained<T> =
   /** `reason` names the hook and the limit: `hook "x" could not be handed …`. */
   | { readonly kind: "withheld"; readonly reason: string };
 
-/** The six hook points, each running the agent's whole chain. */
+/** The seven hook points, each running the agent's whole chain. */
 export interface HookRunner {
   /** Whether any hook implements `point` (lets the engine skip work). */
   has(point: HookPoint): boolean;
   beforeRun(payload: RunStartPayload, signal: AbortSignal): Promise<Chained<null>>;
+  /** The prompt as it is stored and sent, with the context added to it, or its refusal. */
+  beforePrompt(payload: PromptPayload, signal: AbortSignal): Promise<Chained<PromptGate>>;
   /**
    * Runs `afterRun` under `signal`; once `signal` is aborted (before the
    * chain or while it runs) the chain has {@link AFTER_RUN_GRACE_MS} more,
@@ -107,9 +123,10 @@ export function done<T>(value: T): Chained<T> {
   return { kind: "done", value };
 }
 
-/** The names of the six points. */
+/** The names of the seven points. */
 export const HOOK_POINTS = [
   "beforeRun",
+  "beforePrompt",
   "afterRun",
   "beforeModelRequest",
   "afterModelResponse",
@@ -124,6 +141,8 @@ export type HookPoint = typeof HOOK_POINTS[number];
 export const NO_HOOKS: HookRunner = {
   has: () => false,
   beforeRun: () => Promise.resolve(done(null)),
+  beforePrompt: (payload) =>
+    Promise.resolve(done({ allow: true, text: payload.text, context: "" })),
   afterRun: () => Promise.resolve(done(null)),
   beforeModelRequest: (payload) => Promise.resolve(done(payload.system)),
   afterModelResponse: (payload) =>

@@ -9,6 +9,9 @@
  *   is neither printed nor stored (the run ends `interrupted`);
  * - every stored tool call has a stored result, in call order, in one
  *   message, and a `tool_start` mark before its tool ran (`tool_batch.ts`);
+ * - the prompt passes the `beforePrompt` chain before anything else: a
+ *   refused prompt is neither stored nor sent, the run emits no `run_start`
+ *   and ends with reason `error` (the outcome says `promptRefused`);
  * - `afterRun` runs whatever the end reason; an interrupt before or during
  *   it gives it `AFTER_RUN_GRACE_MS` more and ends the run `interrupted`;
  * - the run never throws: failures end it with reason `error`.
@@ -24,6 +27,7 @@ import {
   textOf,
   toolCallsOf,
   type Usage,
+  type UserMessage,
   userText,
 } from "../llm/messages.ts";
 import type { ModelClient, ToolSpec } from "../llm/model_events.ts";
@@ -90,6 +94,8 @@ export interface RunOutcome {
   readonly text: string;
   readonly usage: Usage;
   readonly turns: number;
+  /** Set when a `beforePrompt` hook refused the prompt (`error` says why): nothing was stored. */
+  readonly promptRefused?: true;
 }
 
 /** A failure that ends the run with reason `error` and this message. */
@@ -97,11 +103,17 @@ class RunStop extends Error {
   override name = "RunStop";
 }
 
+/** A prompt a `beforePrompt` hook refused: the run ends with reason `error`, storing nothing. */
+class PromptRefused extends RunStop {
+  override name = "PromptRefused";
+}
+
 /** Runs the agent on `prompt` until it ends; never throws. */
 export async function runAgent(options: RunOptions, prompt: string): Promise<RunOutcome> {
   const state = { text: "", usage: EMPTY_USAGE, turns: 0 };
   let reason: EndReason = "end_turn";
   let error: string | undefined;
+  let promptRefused = false;
   try {
     await loop(options, prompt, state);
     if (options.signal.aborted) reason = "interrupted";
@@ -111,6 +123,7 @@ export async function runAgent(options: RunOptions, prompt: string): Promise<Run
     } else {
       reason = "error";
       error = errorMessage(cause);
+      promptRefused = cause instanceof PromptRefused;
     }
   }
   await runAfterRun(options, reason);
@@ -122,7 +135,7 @@ export async function runAgent(options: RunOptions, prompt: string): Promise<Run
   const outcome: RunOutcome = { reason, text: state.text, usage: state.usage, turns: state.turns };
   const ended = error === undefined ? outcome : { ...outcome, error };
   options.emit({ type: "run_end", ...ended });
-  return ended;
+  return promptRefused && reason === "error" ? { ...ended, promptRefused: true } : ended;
 }
 
 interface RunState {
@@ -150,7 +163,8 @@ async function loop(options: RunOptions, prompt: string, state: RunState): Promi
   }));
   const guard = createLoopGuard();
 
-  const promptMessage = userText(prompt);
+  // A refused prompt ends the run before it starts: no run_start, nothing stored.
+  const promptMessage = await promptOf(options, prompt);
   await session.append(promptMessage);
   messages.push(promptMessage);
   emit({
@@ -260,6 +274,26 @@ function settled<T>(chained: Chained<T>, signal: AbortSignal): T {
       throw new Error(`unexpected chain result ${JSON.stringify(never)}`);
     }
   }
+}
+
+/**
+ * The user message of `prompt` after the `beforePrompt` chain: its text, and
+ * the context hooks added as a second text block the model reads with it.
+ *
+ * @throws {PromptRefused} when a hook refused it
+ */
+async function promptOf(options: RunOptions, prompt: string): Promise<UserMessage> {
+  const { hooks, signal } = options;
+  if (!hooks.has("beforePrompt")) return userText(prompt);
+  const chained = await hooks.beforePrompt({ text: prompt }, signal);
+  // A prompt a hook could not be handed is not sent: a refusal like the hook's own.
+  if (chained.kind === "withheld" && !signal.aborted) throw new PromptRefused(chained.reason);
+  const gate = settled(chained, signal);
+  if (!gate.allow) throw new PromptRefused(gate.reason);
+  const message = userText(gate.text);
+  return gate.context === ""
+    ? message
+    : { ...message, blocks: [...message.blocks, { type: "text", text: gate.context }] };
 }
 
 function emitMessageEnd(options: RunOptions, message: AssistantMessage): void {

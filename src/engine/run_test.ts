@@ -41,7 +41,12 @@ interface Run {
 
 async function run(
   probe: Probe,
-  options: { hooks?: FakeHooks; answers?: readonly ScriptedAnswer[]; failWriteAt?: number } = {},
+  options: {
+    hooks?: FakeHooks;
+    answers?: readonly ScriptedAnswer[];
+    failWriteAt?: number;
+    prompt?: string;
+  } = {},
 ): Promise<Run> {
   const model = scriptedModel(probe, options.answers ?? TWO_TURNS);
   const hooks = fakeHookRunner(probe, options.hooks ?? REDACT);
@@ -63,7 +68,7 @@ async function run(
     emit: log.emit,
     signal: probe.signal,
     redact: (text) => text,
-  }, "go");
+  }, options.prompt ?? "go");
   return {
     outcome,
     events: log.events,
@@ -290,4 +295,66 @@ Deno.test("a call or result a hook could not be handed is refused or withheld", 
     }],
   );
   assert.ok(!JSON.stringify(withheld.requests).includes(`file: ${SECRET}`));
+});
+
+Deno.test("a prompt a beforePrompt hook refused is neither stored nor sent, and afterRun runs", async () => {
+  const result = await run(createProbe(null), {
+    hooks: { beforePrompt: () => ({ allow: false, reason: 'hook "gate" refused the prompt: no' }) },
+  });
+  assert.deepEqual(result.outcome, {
+    reason: "error",
+    error: 'hook "gate" refused the prompt: no',
+    text: "",
+    usage: result.outcome.usage,
+    turns: 0,
+    promptRefused: true,
+  });
+  assert.deepEqual(result.session.records, []);
+  assert.deepEqual(result.requests, []);
+  assert.deepEqual(result.hookCalls, ["beforePrompt", "afterRun"]);
+  assert.deepEqual(result.events.map((event) => event.type), ["run_end"]);
+});
+
+Deno.test("a prompt a beforePrompt hook could not be handed is refused, storing nothing", async () => {
+  const result = await run(createProbe(null), {
+    hooks: { withhold: { beforePrompt: 'hook "gate" could not be handed its payload' } },
+  });
+  assert.equal(result.outcome.promptRefused, true);
+  assert.equal(result.outcome.error, 'hook "gate" could not be handed its payload');
+  assert.deepEqual(result.session.records, []);
+});
+
+const PROMPT_SECRET: FakeHooks = {
+  beforePrompt: (payload) => ({
+    allow: true,
+    text: payload.text.replaceAll(SECRET, "[redacted]"),
+    context: "the user is in a hurry",
+  }),
+};
+
+Deno.test("beforePrompt's text is what is stored and sent, its context a block the model reads", async () => {
+  const result = await run(createProbe(null), {
+    hooks: PROMPT_SECRET,
+    prompt: `use ${SECRET}`,
+    answers: [{ text: "ok" }],
+  });
+  assert.equal(result.outcome.reason, "end_turn");
+  const expected: Message = {
+    role: "user",
+    blocks: [{ type: "text", text: "use [redacted]" }, {
+      type: "text",
+      text: "the user is in a hurry",
+    }],
+  };
+  assert.deepEqual(result.session.messages()[0], expected);
+  assert.deepEqual(result.requests[0]?.messages, [expected]);
+});
+
+Deno.test("an interrupt at any await never stores or sends a prompt beforePrompt did not pass", async () => {
+  const options = { hooks: PROMPT_SECRET, prompt: `use ${SECRET}`, answers: [{ text: "ok" }] };
+  await atEveryAwait(options, (result, at) => {
+    assert.equal(result.outcome.reason, "interrupted", at);
+    assert.ok(!JSON.stringify(result.session.messages()).includes(SECRET), `stored: ${at}`);
+    assert.ok(!JSON.stringify(result.requests).includes(SECRET), `sent: ${at}`);
+  });
 });

@@ -10,8 +10,9 @@
  *   return that is not an object is a notice
  *   `hook "<name>": <point>: <message>` and "no opinion"; for a fail-closed
  *   hook it is `failed` instead, without a notice: the caller refuses.
- * - Only the point's own fields are kept (`system`; `text`, `thinking`;
- *   `allow`, `reason`, `arguments`; `text`, `isError`); a field of the wrong
+ * - Only the point's own fields are kept (`allow`, `reason`, `text`,
+ *   `context`; `system`; `text`, `thinking`; `allow`, `reason`,
+ *   `arguments`; `text`, `isError`); a field of the wrong
  *   type is dropped alone, with a notice (for a fail-closed hook, the whole
  *   return is `failed`); others are ignored.
  * - `ctx.log` and exec output of a hook become notices `hook "<name>": <line>`.
@@ -31,6 +32,7 @@ type FieldType = "string" | "boolean" | "object";
 /** The fields each point may return, with their types (reference: rienda-hooks.md). */
 const RETURN_FIELDS: Readonly<Record<HookPoint, Readonly<Record<string, FieldType>>>> = {
   beforeRun: {},
+  beforePrompt: { allow: "boolean", reason: "string", text: "string", context: "string" },
   afterRun: {},
   beforeModelRequest: { system: "string" },
   afterModelResponse: { text: "string", thinking: "string" },

@@ -6,6 +6,7 @@
  * | point | payload |
  * | --- | --- |
  * | `beforeRun` | `{ sessionId, agentId, modelId }` |
+ * | `beforePrompt` | `{ text }` |
  * | `afterRun` | `{ reason }`: `end_turn`, `interrupted` or `error` |
  * | `beforeModelRequest` | `{ system, model, messages?: [{ role, text }] }` |
  * | `afterModelResponse` | `{ text, thinking?, toolCalls?: [{ id, name, arguments }] }` |
@@ -66,6 +67,8 @@ function argsFor(point: HookPoint, payload: Record<string, unknown>): unknown[] 
         agentId: string(payload.agentId, "agentId", "test"),
         modelId: string(payload.modelId, "modelId", "test/test"),
       }];
+    case "beforePrompt":
+      return [{ text: string(payload.text, "text") }];
     case "afterRun": {
       const reason = string(payload.reason, "reason", "end_turn");
       if (!["end_turn", "interrupted", "error"].includes(reason)) {
@@ -112,7 +115,7 @@ function argsFor(point: HookPoint, payload: Record<string, unknown>): unknown[] 
   }
 }
 
-/** Whether `name` is one of the six points. */
+/** Whether `name` is one of the seven points. */
 export function isHookPoint(name: string): name is HookPoint {
   const points: readonly string[] = HOOK_POINTS;
   return points.includes(name);

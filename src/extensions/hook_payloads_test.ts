@@ -62,7 +62,7 @@ Deno.test("parseHookPayload() names the wrong part", () => {
   });
 });
 
-Deno.test("isHookPoint() knows the six points", () => {
+Deno.test("isHookPoint() knows the seven points", () => {
   assert.equal(isHookPoint("afterToolExecute"), true);
   assert.equal(isHookPoint("beforeToolExecution"), false);
 });

@@ -5,6 +5,11 @@
  *
  * - Chaining: each hook sees the previous hook's output; a field returned as
  *   `null` or `undefined` keeps its value; the last writer wins.
+ * - `beforePrompt`: the first `allow: false` refuses the prompt and ends the
+ *   chain, naming the hook; `text` rewrites it (chained), and every
+ *   `context` returned is kept, joined by a blank line. A fail-closed hook
+ *   without a verdict refuses it; a prompt over the payload limits ends as
+ *   `withheld` (the engine then refuses it too).
  * - `beforeToolExecute`: the first `allow: false` refuses the call and ends
  *   the chain, naming the hook ({@link refusedBy}). Each hook is handed
  *   the arguments the tool would run with (the engine's `complete`: the
@@ -38,6 +43,8 @@ import {
   type HookRunner,
   type ModelRequestPayload,
   type ModelResponsePayload,
+  type PromptGate,
+  type PromptPayload,
   type ToolCallPayload,
   type ToolGate,
   type ToolResultPayload,
@@ -55,6 +62,11 @@ import type { ExtensionRunContext } from "./run_context.ts";
  */
 export function refusedBy(hook: string, reason: string | undefined): string {
   return `hook "${hook}" refused the call${reason ? `: ${reason}` : ""}`;
+}
+
+/** The refusal of a prompt by a `beforePrompt` hook: `hook "x" refused the prompt: <reason>`. */
+export function promptRefusedBy(hook: string, reason: string | undefined): string {
+  return `hook "${hook}" refused the prompt${reason ? `: ${reason}` : ""}`;
 }
 
 /** What {@link createHookRunner} needs besides the hooks. */
@@ -160,6 +172,30 @@ export function createHookRunner(
     has: (point) => implementing(point).length > 0,
     beforeRun: (payload, signal) =>
       chain("beforeRun", signal, () => ({ args: [payload], handed: {} }), () => {}, () => null),
+    beforePrompt(payload: PromptPayload, signal) {
+      let prompt = payload.text;
+      const context: string[] = [];
+      let refusal: string | null = null;
+      return chain(
+        "beforePrompt",
+        signal,
+        () => ({ args: [{ text: prompt }], handed: { text: prompt } }),
+        (returned, hook) => {
+          if (returned?.allow === false) {
+            refusal = promptRefusedBy(hook, text(returned, "reason"));
+            return true;
+          }
+          prompt = text(returned, "text") ?? prompt;
+          const added = text(returned, "context");
+          if (added !== undefined && added !== "") context.push(added);
+        },
+        (): PromptGate =>
+          refusal === null
+            ? { allow: true, text: prompt, context: context.join("\n\n") }
+            : { allow: false, reason: refusal },
+        (hook, problem) => done({ allow: false, reason: failedClosed(hook, problem) }),
+      );
+    },
     async afterRun(payload, signal) {
       using grace = graceAfter(signal);
       let stopped = false;

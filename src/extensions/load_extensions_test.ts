@@ -101,8 +101,8 @@ Deno.test("loadExtensionCatalog() checks every tool and hook and reports broken 
     'tool "syntax": its top-level code failed: SyntaxError: invalid property name (index.js:2)',
     'tool "throws": its top-level code failed: top-level failure (index.js:2)',
     'hook "bad-point": "beforeRun" must be a function (found a string)',
-    'hook "empty": exports no hook point (expected at least one of: beforeRun, afterRun, beforeModelRequest, afterModelResponse, beforeToolExecute, afterToolExecute)',
-    'hook "typo": unknown point "beforeToolExecution" ignored (known: beforeRun, afterRun, beforeModelRequest, afterModelResponse, beforeToolExecute, afterToolExecute)',
+    'hook "empty": exports no hook point (expected at least one of: beforeRun, beforePrompt, afterRun, beforeModelRequest, afterModelResponse, beforeToolExecute, afterToolExecute)',
+    'hook "typo": unknown point "beforeToolExecution" ignored (known: beforeRun, beforePrompt, afterRun, beforeModelRequest, afterModelResponse, beforeToolExecute, afterToolExecute)',
   ]);
   assert.deepEqual(
     catalog.problems,

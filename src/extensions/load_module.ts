@@ -6,7 +6,7 @@
  * - Tools export `description` (non-blank string), `parameters` (a JSON
  *   Schema of `"type": "object"`) and `execute` (a function); other keys are
  *   allowed (helpers).
- * - Hooks export functions named after the six points. A known point that is
+ * - Hooks export functions named after the seven points. A known point that is
  *   not a function breaks the hook; an unknown key is a warning (the hook
  *   still loads), since it is most often a misspelt point. `failClosed`
  *   (a boolean) makes the hook a guard (docs/extensions.md, "Policy").

@@ -248,6 +248,11 @@ declare namespace Rienda {
     modelId: string;
   }
 
+  /** The payload of beforePrompt: the user's message. */
+  interface Prompt {
+    text: string;
+  }
+
   /** The payload of afterRun. */
   interface RunEnd {
     reason: "end_turn" | "interrupted" | "error";
@@ -269,6 +274,10 @@ declare namespace Rienda {
 
   /** beforeRun: once, at the start of a run. */
   type BeforeRun = (ctx: Ctx, run: RunStart) => void | Promise<void>;
+  /** What beforePrompt may return. */
+  type PromptVerdict = Opinion<{ allow?: boolean; reason?: string; text?: string; context?: string }>;
+  /** beforePrompt: allow false refuses the message; text rewrites it; context is read with it. */
+  type BeforePrompt = (ctx: Ctx, prompt: Prompt) => PromptVerdict | Promise<PromptVerdict>;
   /** afterRun: once, when the run ends, for any reason. */
   type AfterRun = (ctx: Ctx, event: RunEnd) => void | Promise<void>;
   /** beforeModelRequest: system replaces the prompt for this turn only. */
@@ -294,13 +303,14 @@ declare namespace Rienda {
     result: ToolCallResult,
   ) => Opinion<{ text?: string; isError?: boolean }> | Promise<Opinion<{ text?: string; isError?: boolean }>>;
 
-  /** A hook module (hooks/<name>/index.js): any subset of the six points. */
+  /** A hook module (hooks/<name>/index.js): any subset of the seven points. */
   interface Hook {
     /** What the hook may reach; full access when absent (unless config.yaml requires it). */
     capabilities?: Capabilities;
     /** true: a guard; every failure to give a verdict is a refusal (an agent may override it). */
     failClosed?: boolean;
     beforeRun?: BeforeRun;
+    beforePrompt?: BeforePrompt;
     afterRun?: AfterRun;
     beforeModelRequest?: BeforeModelRequest;
     afterModelResponse?: AfterModelResponse;

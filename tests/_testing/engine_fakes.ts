@@ -18,6 +18,8 @@ import {
   type HookPoint,
   type HookRunner,
   type ModelResponsePayload,
+  type PromptGate,
+  type PromptPayload,
   type ToolCallPayload,
   type ToolGate,
   type ToolResultPayload,
@@ -120,6 +122,7 @@ function assistantMessage(answer: Exclude<ScriptedAnswer, { error: string }>): A
 
 /** The hook points a test implements, as plain functions (absent: no hook). */
 export interface FakeHooks {
+  readonly beforePrompt?: (payload: PromptPayload) => PromptGate;
   readonly afterModelResponse?: (
     payload: ModelResponsePayload,
   ) => { readonly text?: string; readonly thinking?: string };
@@ -160,6 +163,13 @@ export function fakeHookRunner(probe: Probe, hooks: FakeHooks = {}): FakeHookRun
     calls,
     has: (point) => point in hooks || hooks.withhold?.[point] !== undefined,
     beforeRun: (_payload, signal) => invoke("beforeRun", signal, () => null),
+    beforePrompt: (payload, signal) =>
+      invoke(
+        "beforePrompt",
+        signal,
+        (): PromptGate =>
+          hooks.beforePrompt?.(payload) ?? { allow: true, text: payload.text, context: "" },
+      ),
     afterRun: (_payload, signal) => invoke("afterRun", signal, () => null),
     beforeModelRequest: (payload, signal) =>
       invoke("beforeModelRequest", signal, () => payload.system),

@@ -50,6 +50,8 @@ export interface TurnResult {
   /** A neutral word on how it ended ("nothing to compact: …"), shown as a plain row. */
   readonly note?: string;
   readonly usage: Usage;
+  /** A `beforePrompt` hook refused the prompt (`error` says why): it goes back to the editor. */
+  readonly promptRefused?: true;
 }
 
 /** What `@` completes from. */

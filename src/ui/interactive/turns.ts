@@ -2,7 +2,8 @@
  * The running turn, the queue of messages typed meanwhile, and the questions
  * it asks: one turn at a time, questions one at a time in place of the
  * editor, queued messages sent one by one when a turn ends normally (put
- * back in the editor when it was interrupted).
+ * back in the editor when it was interrupted, and with the prompt a
+ * `beforePrompt` hook refused).
  *
  * @module
  */
@@ -140,7 +141,7 @@ export function createTurns(options: TurnsOptions): Turns {
     invalidate();
   }
 
-  function start(task: (handlers: TurnHandlers) => Promise<TurnResult>) {
+  function start(task: (handlers: TurnHandlers) => Promise<TurnResult>, prompt?: string) {
     const controller = new AbortController();
     const startedAt = clock();
     const spinner = setInterval(invalidate, 80);
@@ -164,7 +165,10 @@ export function createTurns(options: TurnsOptions): Turns {
       transcript.endTurn({ ...result, durationMs: clock() - startedAt });
       current = null;
       if (stopping) return;
-      if (result.reason === "interrupted") {
+      if (result.promptRefused === true && prompt !== undefined) {
+        // Nothing was sent or stored: the text waits in the editor to be changed.
+        options.restore([prompt, ...queue.splice(0)].join("\n"));
+      } else if (result.reason === "interrupted") {
         if (queue.length > 0) options.restore(queue.splice(0).join("\n"));
       } else {
         const next = queue.shift();
@@ -183,7 +187,7 @@ export function createTurns(options: TurnsOptions): Turns {
     }
     transcript.addUser(prompt);
     options.remember(prompt);
-    start((handlers) => options.backend.runTurn(prompt, handlers));
+    start((handlers) => options.backend.runTurn(prompt, handlers), prompt);
   }
 
   function interrupt() {

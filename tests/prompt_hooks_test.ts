@@ -1,0 +1,88 @@
+import assert from "node:assert/strict";
+import { assertNothingSent, checkSession, sessionIdOf } from "./harness/assertions.ts";
+import { createTestEnv } from "./harness/env.ts";
+import { startFakeProvider } from "./harness/fake_provider.ts";
+import { chatMessages } from "./harness/wire.ts";
+
+/** A beforePrompt hook: refuses prompts naming a ticket, tags the rest, says what day it is. */
+const GATE = `module.exports = {
+  beforePrompt: function (ctx, prompt) {
+    if (/PROJ-\\d+/.test(prompt.text)) return { allow: false, reason: "ticket numbers stay out" };
+    return { text: prompt.text.trim() + " (via gate)", context: "Today is Monday." };
+  },
+};
+`;
+
+Deno.test("rienda run: a refused prompt is neither sent nor stored, and exits 1 with the reason", async () => {
+  await using provider = await startFakeProvider([]);
+  await using env = await createTestEnv({ provider });
+  await env.writeHook("gate", GATE);
+  await env.writeAgent("gated", { description: "Gated.", hooks: ["gate"] });
+  const result = await env.run(["run", "-a", "gated", "fix PROJ-12 \u001b[31mnow"]);
+  assert.equal(result.code, 1, result.stderr);
+  assert.equal(result.stdout, "");
+  assert.equal(
+    result.stderr,
+    'rienda: hook "gate" refused the prompt: ticket numbers stay out\n',
+  );
+  await assertNothingSent(provider, env, result.stderr);
+});
+
+Deno.test("a refused prompt in a continued session leaves the session as it was", async () => {
+  await using provider = await startFakeProvider([{ text: "hello" }]);
+  await using env = await createTestEnv({ provider });
+  await env.writeHook("gate", GATE);
+  await env.writeAgent("gated", { description: "Gated.", hooks: ["gate"] });
+  const first = await env.run(["run", "-a", "gated", "hi"]);
+  assert.equal(first.code, 0, first.stderr);
+  const id = sessionIdOf(first.stderr);
+  const before = await env.readSession(id);
+  const refused = await env.run(["run", "-a", "gated", "-s", id, "now PROJ-7"]);
+  assert.equal(refused.code, 1, refused.stderr);
+  assert.ok(refused.stderr.endsWith("refused the prompt: ticket numbers stay out\n"));
+  assert.deepEqual(await env.readSession(id), before);
+  assert.equal(provider.requests.length, 1);
+});
+
+Deno.test("beforePrompt's rewrite is stored and sent, its context read with it", async () => {
+  await using provider = await startFakeProvider([{ text: "noted" }]);
+  await using env = await createTestEnv({ provider });
+  await env.writeHook("gate", GATE);
+  await env.writeAgent("gated", { description: "Gated.", hooks: ["gate"] });
+  const result = await env.run(["run", "-a", "gated", "  plan the week  "]);
+  assert.equal(result.code, 0, result.stderr);
+  assert.deepEqual(chatMessages(provider.requests[0]).slice(1), [
+    { role: "user", content: "plan the week (via gate)\n\nToday is Monday." },
+  ]);
+  const session = checkSession(await env.readSession(sessionIdOf(result.stderr)));
+  assert.deepEqual(session.entries[0], {
+    kind: "message",
+    role: "user",
+    blocks: [
+      { type: "text", text: "plan the week (via gate)" },
+      { type: "text", text: "Today is Monday." },
+    ],
+  });
+});
+
+Deno.test("rienda hooks test runs beforePrompt on a payload; rienda types knows it", async () => {
+  await using env = await createTestEnv();
+  await env.writeHook("gate", GATE);
+  const refused = await env.run([
+    "hooks",
+    "test",
+    "gate",
+    "beforePrompt",
+    "--payload",
+    '{"text": "see PROJ-1"}',
+  ]);
+  assert.equal(refused.code, 0, refused.stderr);
+  assert.equal(refused.stdout, '{"allow":false,"reason":"ticket numbers stay out"}\n');
+  const missing = await env.run(["hooks", "test", "gate", "beforePrompt", "--payload", "{}"]);
+  assert.equal(missing.code, 2);
+  assert.match(missing.stderr, /invalid beforePrompt payload: text must be a string/);
+  const listed = await env.run(["hooks"]);
+  assert.match(listed.stdout, /^gate {2}beforePrompt\n/);
+  const types = await env.run(["types"]);
+  assert.match(types.stdout, /beforePrompt\?: BeforePrompt;/);
+});
