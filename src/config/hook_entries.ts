@@ -36,6 +36,7 @@ import { isValidName, NAME_RULE } from "../base/names.ts";
  */
 export const ENTRY_POINTS = [
   "beforeRun",
+  "beforePrompt",
   "afterRun",
   "beforeModelRequest",
   "afterModelResponse",

@@ -126,7 +126,7 @@ Deno.test("parseHookEntries() names the entry and the field of every problem", (
       'hooks[0].command: must be an argv list such as [node, hooks/x.mjs] (found "node hooks/x.mjs; rm -rf /"); a command hook never runs through a shell',
       "hooks[1].command: must name a program, such as [node, hooks/x.mjs] (found an empty list)",
       "hooks[2].command[1]: must be a text argument (found 3)",
-      'hooks[3].on: unknown point "beforeTool" (expected one of: beforeRun, afterRun, beforeModelRequest, afterModelResponse, beforeToolExecute, afterToolExecute)',
+      'hooks[3].on: unknown point "beforeTool" (expected one of: beforeRun, beforePrompt, afterRun, beforeModelRequest, afterModelResponse, beforeToolExecute, afterToolExecute)',
       "hooks[4].matcher: applies to beforeToolExecute and afterToolExecute only, and this entry runs at beforeRun: list those points in an entry of their own",
       'hooks[5]: has both "name" (a JavaScript hook) and "command" (a command hook): an entry is one or the other',
       'hooks[6].name: invalid hook name "a b" (expected 1 to 64 letters, digits, "_" or "-")',

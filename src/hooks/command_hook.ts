@@ -36,7 +36,7 @@ export interface CommandHookContext {
 }
 
 /** The points at which a hook may refuse. */
-const REFUSING_POINTS: readonly HookPoint[] = ["beforeToolExecute"];
+const REFUSING_POINTS: readonly HookPoint[] = ["beforePrompt", "beforeToolExecute"];
 
 /** What a placeholder may be replaced with as it is; anything else becomes `-`. */
 const SAFE_WORD_REGEXP = /^(?!-)[\p{L}\p{N}._/@+=,:-]+$/u;

@@ -126,6 +126,10 @@ Deno.test("readCommandResult() reads exits, stdout and Nous's answers", () => {
     kind: "failed",
     problem: "exited 2 (a refusal), but afterToolExecute cannot refuse anything: no",
   });
+  deepStrictEqual(read(exited(2, "", "no tickets"), "beforePrompt"), {
+    kind: "answered",
+    value: { allow: false, reason: "no tickets" },
+  });
 });
 
 Deno.test("createCommandHook() runs a python3 policy with its placeholders and stdin", async () => {
