@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+import * as acp from "@agentclientprotocol/sdk";
+import { initializeRequest, startAcpClient } from "./harness/acp_client.ts";
 import { assertNothingSent, checkSession, sessionIdOf } from "./harness/assertions.ts";
 import { createTestEnv } from "./harness/env.ts";
 import { startFakeProvider } from "./harness/fake_provider.ts";
@@ -85,4 +87,33 @@ Deno.test("rienda hooks test runs beforePrompt on a payload; rienda types knows 
   assert.match(listed.stdout, /^gate {2}beforePrompt\n/);
   const types = await env.run(["types"]);
   assert.match(types.stdout, /beforePrompt\?: BeforePrompt;/);
+});
+
+Deno.test("rienda acp: a refused prompt is an error naming the hook, and the session starts later", async () => {
+  await using provider = await startFakeProvider([{ text: "noted" }]);
+  await using env = await createTestEnv({ provider });
+  await env.writeHook("gate", GATE);
+  await env.writeAgent("gated", { description: "Gated.", hooks: ["gate"] });
+  await using editor = await startAcpClient({
+    cwd: env.workdir,
+    home: env.userHome,
+    riendaHome: env.home,
+    args: ["-a", "gated"],
+  });
+  await editor.agent.request(acp.methods.agent.initialize, initializeRequest());
+  const { sessionId } = await editor.agent.request(acp.methods.agent.session.new, {
+    cwd: env.workdir,
+    mcpServers: [],
+  });
+  const prompt = (text: string) =>
+    editor.agent.request(acp.methods.agent.session.prompt, {
+      sessionId,
+      prompt: [{ type: "text", text }],
+    });
+  await assert.rejects(prompt("see PROJ-3"), /hook "gate" refused the prompt: ticket numbers/);
+  assert.deepEqual(await env.sessionFiles(), []);
+  assert.equal((await prompt("plan")).stopReason, "end_turn");
+  const session = checkSession(await env.readSession(sessionId));
+  assert.equal(session.entries.length, 2);
+  assert.equal(await editor.close(), 0);
 });

@@ -109,7 +109,8 @@ export async function serveAcp(options: ServeAcpOptions): Promise<void> {
       session.turn = { controller, done: running.catch(() => {}) };
       try {
         const end = await running;
-        session.stored = true;
+        // A refused prompt stored nothing: a new session is still to be created.
+        if (!end.promptRefused) session.stored = true;
         await updatesSent;
         return { stopReason: stopReasonOf(end, updates) };
       } catch (error) {

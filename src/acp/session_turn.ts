@@ -55,6 +55,8 @@ export interface TurnEnd {
   readonly error?: string | undefined;
   /** Whether the run stopped at the agent's `max_turns` (or none). */
   readonly maxTurnsReached: boolean;
+  /** A `beforePrompt` hook refused the prompt (`error` says why): nothing was stored. */
+  readonly promptRefused: boolean;
 }
 
 /**
@@ -88,12 +90,16 @@ export async function runSessionTurn(
     signal,
   });
   const outcome = await runAgent({ ...plan.options, emit: callbacks.emit, signal }, prompt);
-  if (outcome.reason === "error") await plan.recordFailure(outcome.error ?? "the run failed");
+  const promptRefused = outcome.promptRefused === true;
+  if (outcome.reason === "error" && !promptRefused) {
+    await plan.recordFailure(outcome.error ?? "the run failed");
+  }
   const { maxTurns } = plan.options;
   return {
     reason: outcome.reason,
     error: outcome.error,
     maxTurnsReached: outcome.reason === "error" && maxTurns !== undefined &&
       outcome.turns >= maxTurns,
+    promptRefused,
   };
 }
