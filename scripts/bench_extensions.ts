@@ -26,6 +26,7 @@ import type { LoadedHook, LoadedTool } from "../src/extensions/load_module.ts";
 import type { ExtensionRunContext } from "../src/extensions/run_context.ts";
 import { createUserTool } from "../src/extensions/user_tool.ts";
 import type { TestEnv } from "../tests/harness/env.ts";
+import { SecretSet } from "../src/secrets/secrets.ts";
 
 const INVOCATIONS = Number(Deno.env.get("BENCH_INVOCATIONS") ?? "1000");
 const SPAWNS = Number(Deno.env.get("BENCH_SPAWNS") ?? "200");
@@ -64,6 +65,7 @@ function context(dir: string): ExtensionRunContext {
     session: { id: "bench", agentId: "bench", modelId: "bench/bench" },
     agent: { name: "bench", frontmatter: {}, systemPrompt: "" },
     config: {},
+    secrets: new SecretSet(),
     cacheDir: join(dir, "cache"),
     storeDir: join(dir, "store"),
     autoApprove: false,

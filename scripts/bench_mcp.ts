@@ -23,6 +23,7 @@ import { line, timeEach } from "./bench_extensions.ts";
 import { startFakeProvider, type Turn } from "../tests/harness/fake_provider.ts";
 import { createTestEnv, type TestEnv } from "../tests/harness/env.ts";
 import type { Scenario } from "./bench.ts";
+import { SecretSet } from "../src/secrets/secrets.ts";
 
 const RUNS = Number(Deno.env.get("BENCH_RUNS") ?? "10");
 
@@ -111,7 +112,12 @@ export async function measureMcpCall(): Promise<string[]> {
   } as const;
   const signal = new AbortController().signal;
   const env = (name: string) => Deno.env.get(name);
-  await using servers = await startMcpServers([settings], { workdir: Deno.cwd(), env, signal });
+  await using servers = await startMcpServers([settings], {
+    workdir: Deno.cwd(),
+    env,
+    secrets: new SecretSet(),
+    signal,
+  });
   const connection = servers.connections.get("everything");
   const info = connection?.tools.find((tool) => tool.name === "echo");
   if (connection === undefined || info === undefined) {

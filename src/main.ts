@@ -1,6 +1,6 @@
 /**
  * The rienda entry point: builds the process's `Io` (whose stdout and stderr
- * redact every known key, `secrets/secrets.ts`), turns SIGINT, SIGTERM
+ * redact every key it knows, `Io.secrets`), turns SIGINT, SIGTERM
  * and SIGHUP into an abort signal, runs the CLI and exits with its code. This
  * is the only place that calls `Deno.exit`.
  *
@@ -15,7 +15,7 @@ import { type Io, redactingSink } from "./ui/io.ts";
 import { streamSink } from "./ui/stream_sink.ts";
 import { releaseOutputBacklog } from "./host/output_steps.ts";
 import { rememberEnvironmentSecrets } from "./app/known_secrets.ts";
-import { PROCESS_SECRETS } from "./secrets/secrets.ts";
+import { SecretSet } from "./secrets/secrets.ts";
 import { readSecretLine } from "./ui/secret.ts";
 import { readAtMost, readWhileProducing } from "./host/read_at_most.ts";
 import { terminalSafe } from "./ui/terminal_text.ts";
@@ -69,10 +69,11 @@ function createIo(): ProcessIo {
     Deno.env.delete(DEV_CWD_VARIABLE);
     if (devCwd !== "") Deno.chdir(devCwd);
   }
-  rememberEnvironmentSecrets(Deno.env.toObject());
+  const secrets = new SecretSet();
+  rememberEnvironmentSecrets(secrets, Deno.env.toObject());
   const streams = [streamSink(Deno.stdout), streamSink(Deno.stderr)] as const;
-  const stdout = redactingSink(streams[0], PROCESS_SECRETS);
-  const stderr = redactingSink(streams[1], PROCESS_SECRETS);
+  const stdout = redactingSink(streams[0], secrets);
+  const stderr = redactingSink(streams[1], secrets);
   return {
     stdout,
     stderr,
@@ -114,6 +115,7 @@ function createIo(): ProcessIo {
     readSecret: (prompt) => readSecretLine(prompt),
     env: (name) => Deno.env.get(name),
     cwd: Deno.cwd(),
+    secrets,
   };
 }
 

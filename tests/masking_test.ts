@@ -132,6 +132,30 @@ Deno.test("read of config.yaml with -y shows its key masked", async () => {
   assert.match(left.model, /api_key: sk-…/);
 });
 
+Deno.test("a --config file's keys are masked though the run uses none of them", async () => {
+  // Words, not a key's shape: only knowing the --config file masks it.
+  const otherKey = "correct-horse-battery-staple-fence";
+  await using provider = await startFakeProvider([
+    { toolCalls: [{ name: "shell", arguments: { command: 'cat "$CFG"' } }] },
+    { text: "done" },
+  ]);
+  await using env = await createTestEnv({ provider });
+  const config = defaultConfig(provider.url) +
+    `  other:\n    protocol: openai_chat_completions\n    base_url: ${provider.url}\n` +
+    `    api_key: ${otherKey}\n`;
+  const file = await env.writeFile("elsewhere/config.yaml", config);
+  const result = await env.run(
+    ["run", "--config", file, "-a", "coder", "--output", "stream-json", "go"],
+    { env: { CFG: file } },
+  );
+  assert.equal(result.code, 0, result.stderr);
+  const left = await everything(env, result, provider);
+  for (const [where, text] of Object.entries(left)) {
+    assert.ok(!text.includes(otherKey), `${where} holds the key:\n${text}`);
+  }
+  assert.match(left.model, /api_key: cor…ence/);
+});
+
 Deno.test("a user tool returning keys, known and key-shaped, hands the model masks", async () => {
   const shaped = "xoxb-123456789012-1234567890123-Zq81xWc0Rk27LmPd4Hv9BnT3";
   await using provider = await startFakeProvider([

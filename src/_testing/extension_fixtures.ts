@@ -14,6 +14,7 @@ import type {
   ExtensionRunContext,
   UserNotice,
 } from "../extensions/run_context.ts";
+import { SecretSet } from "../secrets/secrets.ts";
 
 /** A run context plus what its callbacks received. */
 export interface RecordingContext extends ExtensionRunContext {
@@ -53,6 +54,7 @@ export function makeContext(
       systemPrompt: "You are careful.",
     },
     config: { default_model: "openai/gpt-4o", config: { "word-count": { min_length: 3 } } },
+    secrets: new SecretSet(),
     cacheDir: join(paths.home, "cache"),
     storeDir: join(paths.home, "store"),
     autoApprove: false,

@@ -17,6 +17,7 @@ import type { ExtensionRunContext } from "../extensions/run_context.ts";
 import type { EventSink } from "../engine/events.ts";
 import type { EndReason } from "../engine/hooks.ts";
 import { runAgent } from "../engine/run.ts";
+import type { SecretSet } from "../secrets/secrets.ts";
 
 /** What every session of one `rienda acp` process runs (its flags). */
 export interface AcpAgentOptions {
@@ -31,6 +32,8 @@ export interface AcpAgentOptions {
   /** `-y`: approve every confirmation without asking the editor. */
   readonly autoApprove: boolean;
   readonly env: (name: string) => string | undefined;
+  /** The process's secrets (`Io.secrets`): every run masks with them. */
+  readonly secrets: SecretSet;
 }
 
 /** The session a prompt runs in. */
@@ -85,6 +88,7 @@ export async function runSessionTurn(
     noSession: false,
     env: options.env,
     cwd: session.workdir,
+    secrets: options.secrets,
     notice: callbacks.notice,
     confirm: callbacks.confirm,
     signal,

@@ -3,14 +3,14 @@
  * the provider's `api_key`, its `api_key_env`, the built-in variable,
  * `credentials.json`. An empty variable counts as unset.
  *
- * Nothing here ever puts a key in a message, and every key found is
- * remembered as a secret (`secrets/secrets.ts`), so no output can show it.
+ * Nothing here ever puts a key in a message. Every key it can find was
+ * remembered before the command ran (`known_secrets.ts`), and the model
+ * client remembers the one it is given, so no output can show it.
  *
  * @module
  */
 
 import type { Credentials } from "../config/credentials.ts";
-import { rememberSecret } from "../secrets/secrets.ts";
 import type { ProviderSettings } from "./provider_settings.ts";
 
 /** Where a key was found, or why there is none. */
@@ -44,7 +44,6 @@ export function lookupApiKey(
   const variables = keyVariables(settings);
   for (const variable of variables) {
     const value = env(variable)?.trim();
-    rememberSecret(value);
     if (value) return { key: value, source: { kind: "env", variable } };
   }
   const stored = credentials !== undefined && Object.hasOwn(credentials.keys, settings.name)

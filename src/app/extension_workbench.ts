@@ -34,6 +34,7 @@ import { builtinTools } from "../tools/builtins.ts";
 import type { Tool } from "../tools/tool.ts";
 import { createExtensionContext, guardedHomePaths } from "./extensions.ts";
 import { resolveWorkdir } from "./prepare_run.ts";
+import type { SecretSet } from "../secrets/secrets.ts";
 
 /** The agent id `ctx` shows outside a run. */
 const WORKBENCH_AGENT_ID = "test";
@@ -45,6 +46,8 @@ const WORKBENCH_MODEL_REF = "test/test";
 export interface WorkbenchRequest {
   readonly env: (name: string) => string | undefined;
   readonly cwd: string;
+  /** The process's secrets (`Io.secrets`): `ctx.config` shows its keys masked with them. */
+  readonly secrets: SecretSet;
   /** `--config PATH`. */
   readonly config: string | undefined;
   /** `-C DIR`; the current directory when absent. */
@@ -98,6 +101,7 @@ export async function openExtensionWorkbench(
     agent: agent ?? { id: WORKBENCH_AGENT_ID, frontmatter: {}, systemPrompt: "" },
     config: config.raw,
     policy: config.capabilityPolicy,
+    secrets: request.secrets,
     autoApprove: request.autoApprove,
     notice: request.notice,
     notify: request.notify,

@@ -25,6 +25,7 @@ import type { ExtensionRunContext, UserNotice } from "../extensions/run_context.
 import type { CapabilityPolicy } from "../extensions/capabilities.ts";
 import { builtinTools, type GuardedPath } from "../tools/builtins.ts";
 import type { Tool } from "../tools/tool.ts";
+import type { SecretSet } from "../secrets/secrets.ts";
 
 /** The folders of the rienda home extensions use, and the files the file tools guard. */
 export type ExtensionPaths = Pick<
@@ -67,6 +68,8 @@ export interface ExtensionContextOptions {
   readonly config: Readonly<Record<string, unknown>>;
   /** Its `extensions:` section: what extensions' capabilities must be. */
   readonly policy?: CapabilityPolicy;
+  /** The run's secrets (`Io.secrets`): what `ctx.config` and MCP failures are masked with. */
+  readonly secrets: SecretSet;
   /** `-y`: every `ctx.confirm` answers true. */
   readonly autoApprove: boolean;
   /** Receives hook notices. */
@@ -90,6 +93,7 @@ export function createExtensionContext(options: ExtensionContextOptions): Extens
     },
     config: options.config,
     ...(options.policy === undefined ? {} : { policy: options.policy }),
+    secrets: options.secrets,
     cacheDir: paths.cacheDir,
     storeDir: paths.storeDir,
     autoApprove: options.autoApprove,

@@ -7,6 +7,7 @@ import {
   loadRunExtensions,
   type RunExtensionsRequest,
 } from "./extensions.ts";
+import { SecretSet } from "../secrets/secrets.ts";
 
 const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "rienda-app-ext-" }));
 const paths = {
@@ -47,6 +48,7 @@ function request(definition: AgentDefinition): RunExtensionsRequest {
     sessionId: "01session",
     modelRef: "fake/m",
     autoApprove: false,
+    secrets: new SecretSet(),
     notice: () => {},
     signal: new AbortController().signal,
   };

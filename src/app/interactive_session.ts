@@ -43,11 +43,14 @@ import {
   type TargetPreview,
   type TargetSession,
 } from "./run_target.ts";
+import type { SecretSet } from "../secrets/secrets.ts";
 
 /** What {@link openInteractiveSession} starts from (the chat's flags, an editor's request). */
 export interface InteractiveSessionOptions {
   readonly env: (name: string) => string | undefined;
   readonly cwd: string;
+  /** The process's secrets (`Io.secrets`): every turn's run masks with them. */
+  readonly secrets: SecretSet;
   /** `-C`: the workspace, relative to `cwd`; absent: `cwd`. */
   readonly workdir?: string | undefined;
   /** `--config FILE`. */
@@ -218,6 +221,7 @@ export async function openInteractiveSession(
     thinking: chat.thinking,
     env,
     cwd,
+    secrets: options.secrets,
     notice: (text) => io.emit({ type: "notice", text }),
     confirm: io.confirm,
     notify: io.notify,

@@ -8,13 +8,14 @@
  *   holds a secret (`GITHUB_TOKEN`, `DB_PASSWORD`) unless its value is a
  *   path, a number or words;
  * - before a command ({@link rememberStoredSecrets}): the keys of
- *   `credentials.json`, and of the config in effect its `api_key`s,
+ *   `credentials.json`, and of the config in effect (the command's
+ *   `--config`, else `RIENDA_CONFIG`, else the home's) its `api_key`s,
  *   credential headers, MCP secrets and the variables its `api_key_env` and
  *   `token_env` name. A file that cannot be read or parsed is skipped here
  *   (the command that needs it says what is wrong).
  *
- * Reading them again where a command loads them is harmless: a secret is
- * remembered once.
+ * Parsing config.yaml and credentials.json remembers nothing: the set is
+ * the caller's (`Io.secrets`), filled here.
  *
  * @module
  */
@@ -24,15 +25,44 @@ import { loadCredentials } from "../config/credentials.ts";
 import { resolvePaths, type RiendaPaths } from "../config/paths.ts";
 import { PROVIDER_PRESETS } from "../providers/presets.ts";
 import { isSecretEnvironmentVariable } from "../secrets/secret_names.ts";
-import { rememberSecret } from "../secrets/secrets.ts";
+import type { SecretSet } from "../secrets/secrets.ts";
+import type { Config } from "../config/config.ts";
+import type { Credentials } from "../config/credentials.ts";
+import { serverSecrets } from "../config/mcp_servers.ts";
+import { isCredentialHeader } from "../secrets/secret_names.ts";
 
-/** Remembers the secrets of the environment `variables` (see the module doc). */
-export function rememberEnvironmentSecrets(variables: Readonly<Record<string, string>>): void {
+/** Remembers the secrets of the environment `variables` into `secrets` (see the module doc). */
+export function rememberEnvironmentSecrets(
+  secrets: SecretSet,
+  variables: Readonly<Record<string, string>>,
+): void {
   for (const preset of Object.values(PROVIDER_PRESETS)) {
-    if (preset.keyEnv !== null) rememberSecret(variables[preset.keyEnv]);
+    if (preset.keyEnv !== null) secrets.remember(variables[preset.keyEnv]);
   }
   for (const [name, value] of Object.entries(variables)) {
-    if (isSecretEnvironmentVariable(name, value)) rememberSecret(value);
+    if (isSecretEnvironmentVariable(name, value)) secrets.remember(value);
+  }
+}
+
+/** Remembers the keys of a parsed `credentials.json` into `secrets`. */
+export function rememberCredentialSecrets(secrets: SecretSet, credentials: Credentials): void {
+  for (const key of Object.values(credentials.keys)) secrets.remember(key);
+}
+
+/**
+ * Remembers the secrets written in a parsed config into `secrets`: each
+ * provider's `api_key` and credential headers, each MCP server's credential
+ * headers, secret-named `env` values and secret flags.
+ */
+export function rememberConfigSecrets(secrets: SecretSet, config: Config): void {
+  for (const provider of Object.values(config.providers)) {
+    secrets.remember(provider.apiKey);
+    for (const [name, value] of Object.entries(provider.headers)) {
+      if (isCredentialHeader(name)) secrets.remember(value);
+    }
+  }
+  for (const server of Object.values(config.mcpServers)) {
+    for (const value of serverSecrets(server)) secrets.remember(value);
   }
 }
 
@@ -47,31 +77,36 @@ async function isRegularFile(path: string): Promise<boolean> {
 
 /**
  * Remembers the keys of `credentials.json` and of the config in effect
- * (`RIENDA_CONFIG`, else the home's; see the module doc). Never fails.
+ * (`configFlag`, the command's `--config`, else `RIENDA_CONFIG`, else the
+ * home's; see the module doc). Never fails.
  */
 export async function rememberStoredSecrets(
+  secrets: SecretSet,
   env: (name: string) => string | undefined,
   cwd: string,
+  configFlag?: string,
 ): Promise<void> {
   let paths: RiendaPaths;
   try {
-    paths = resolvePaths(env, { cwd });
+    paths = resolvePaths(env, { cwd, ...(configFlag === undefined ? {} : { config: configFlag }) });
   } catch {
     return; // no home: nothing stored
   }
   if (await isRegularFile(paths.credentialsFile)) {
-    // Parsing remembers the keys; a broken file is the command's to report.
-    await loadCredentials(paths.credentialsFile).catch(() => undefined);
+    // A broken file is the command's to report.
+    const credentials = await loadCredentials(paths.credentialsFile).catch(() => null);
+    if (credentials !== null) rememberCredentialSecrets(secrets, credentials);
   }
   if (!(await isRegularFile(paths.configFile))) return;
   const config = await loadConfig(paths.configFile, { explicit: false }).catch(() => null);
   if (config === null) return;
+  rememberConfigSecrets(secrets, config);
   for (const provider of Object.values(config.providers)) {
-    if (provider.apiKeyEnv !== undefined) rememberSecret(env(provider.apiKeyEnv));
+    if (provider.apiKeyEnv !== undefined) secrets.remember(env(provider.apiKeyEnv));
   }
   for (const server of Object.values(config.mcpServers)) {
     if (server.kind === "remote" && server.tokenEnv !== undefined) {
-      rememberSecret(env(server.tokenEnv));
+      secrets.remember(env(server.tokenEnv));
     }
   }
 }

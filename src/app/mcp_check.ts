@@ -10,6 +10,7 @@ import type { McpServerSettings } from "../config/config.ts";
 import { isToolAllowed } from "../config/mcp_servers.ts";
 import type { McpConnection } from "../mcp/mcp_tools.ts";
 import { loadMcp } from "./load_mcp.ts";
+import type { SecretSet } from "../secrets/secrets.ts";
 
 /** A tool of a checked server. */
 export interface CheckedTool {
@@ -38,6 +39,8 @@ export interface CheckContext {
   /** The workspace (a stdio server's working directory). */
   readonly workdir: string;
   readonly env: (name: string) => string | undefined;
+  /** The process's secrets (`Io.secrets`): a server's failure is masked with them. */
+  readonly secrets: SecretSet;
   readonly signal: AbortSignal;
 }
 

@@ -17,7 +17,7 @@ import { createModelClient } from "../providers/client.ts";
 import { parseModelRef } from "../config/model_ref.ts";
 import { withKeyHint } from "./key_hint.ts";
 import type { RunCassette } from "./cassette.ts";
-import { PROCESS_SECRETS } from "../secrets/secrets.ts";
+import type { SecretSet } from "../secrets/secrets.ts";
 import { newSessionId } from "../sessions/ids.ts";
 import { titleFromPrompt } from "../sessions/catalog.ts";
 import { createSessionWriter } from "../sessions/writer.ts";
@@ -75,6 +75,11 @@ export interface RunRequest {
   readonly title?: string | undefined;
   readonly env: (name: string) => string | undefined;
   readonly cwd: string;
+  /**
+   * The secrets the run masks tool results, the system prompt's project text
+   * and failures with (`Io.secrets`); the keys it learns are remembered into them.
+   */
+  readonly secrets: SecretSet;
   /** Receives hook notices during the run (the front end makes them `notice` events). */
   readonly notice?: ((text: string) => void) | undefined;
   /** Asks a person for `ctx.confirm`; absent when nobody can answer (then no, unless -y). */
@@ -144,8 +149,8 @@ export async function prepareRun(request: RunRequest): Promise<RunPlan> {
   // A refused key names its provider and where it came from.
   const model = withKeyHint(
     request.cassette === undefined
-      ? createModelClient(settings)
-      : request.cassette.tap.client(settings, agent.id),
+      ? createModelClient(settings, request.secrets)
+      : request.cassette.tap.client(settings, agent.id, request.secrets),
     { provider: parseModelRef(modelRef).provider, source: resolved.keySource },
   );
   const sessionId = continued?.id ?? request.newSessionId ?? newSessionId();
@@ -158,6 +163,7 @@ export async function prepareRun(request: RunRequest): Promise<RunPlan> {
   const extensions = await loadRunTools({
     mcpServers: config.mcpServers,
     env: request.env,
+    secrets: request.secrets,
     paths,
     agent,
     config: config.raw,
@@ -227,7 +233,7 @@ export async function prepareRun(request: RunRequest): Promise<RunPlan> {
       // What the project's files say may hold keys (AGENTS.md -> .env): masked like a tool result.
       system: systemPromptWith(
         agent.systemPrompt,
-        maskedContext(workspace, (text) => PROCESS_SECRETS.mask(text)),
+        maskedContext(workspace, (text) => request.secrets.mask(text)),
       ),
       model,
       tools: extensions.tools.map((tool) =>
@@ -236,8 +242,8 @@ export async function prepareRun(request: RunRequest): Promise<RunPlan> {
         })
       ),
       hooks: extensions.hooks,
-      // Every tool result is masked with the secrets this process knows (docs/security.md).
-      redact: (text) => PROCESS_SECRETS.mask(text),
+      // Every tool result is masked with the run's secrets (docs/security.md).
+      redact: (text) => request.secrets.mask(text),
       session,
       history: resumed?.history ?? [],
       ...(resumed?.summary === undefined ? {} : { summary: resumed.summary }),

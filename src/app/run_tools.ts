@@ -47,6 +47,7 @@ export async function loadRunTools(request: RunToolsRequest): Promise<RunExtensi
     mcp.startMcpServers(plan.servers, {
       workdir: request.workdir,
       env: request.env,
+      secrets: request.secrets,
       signal: request.signal,
       notice: request.notice,
     }),

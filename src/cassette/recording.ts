@@ -6,8 +6,8 @@
  *
  * - Nothing secret is written: credential headers (`isCredentialHeader`) are
  *   left out, the values of config.yaml's `headers` are masked, the URL
- *   keeps only its origin and path, and every line goes through
- *   `redactSecrets` with the values of `headers` added.
+ *   keeps only its origin and path, and every line is masked with the
+ *   run's secrets, the values of `headers` added.
  * - The exchanges of a turn are written when the turn ends, in order; an
  *   attempt cut by an interrupt is left out (it has no answer to replay).
  *
@@ -18,7 +18,7 @@ import type { ModelClient, ModelEvent, ModelRequest } from "../llm/model_events.
 import { createModelClient, type ModelClientOptions } from "../providers/client.ts";
 import { ProviderError, shownUrl } from "../providers/http_errors.ts";
 import { isCredentialHeader } from "../secrets/secret_names.ts";
-import { MIN_SECRET_CHARS, redactSecrets } from "../secrets/secrets.ts";
+import { MIN_SECRET_CHARS, type SecretSet } from "../secrets/secrets.ts";
 import { errorMessage } from "../base/unknown.ts";
 import { VERSION } from "../base/version.ts";
 import {
@@ -78,13 +78,13 @@ export function createRecorder(path: string): CassetteTap {
     return written.catch((error: unknown) => Promise.reject(failure(error)));
   };
   return {
-    client(options: ModelClientOptions, agent: string): ModelClient {
+    client(options: ModelClientOptions, agent: string, secrets: SecretSet): ModelClient {
       let turn: OpenTurn | undefined;
       const inner = createModelClient({
         ...options,
         fetch: recordingFetch(options, () => turn),
-      });
-      const redact = lineRedactor(options.headers);
+      }, secrets);
+      const redact = lineRedactor(options.headers, secrets);
       const toLine = (open: OpenTurn, exchange: OpenExchange, response: OpenResponse) =>
         redact(exchangeLine(exchangeOf(options, open, exchange, keyWhole(response, redact))));
       return {
@@ -276,12 +276,15 @@ function keyWhole(response: OpenResponse, redact: (text: string) => string): Ope
   return { ...response, chunks: [whole] };
 }
 
-/** `redactSecrets`, and the values of the provider's configured headers masked too. */
-function lineRedactor(headers: Readonly<Record<string, string>>): (line: string) => string {
+/** `secrets.mask`, and the values of the provider's configured headers masked too. */
+function lineRedactor(
+  headers: Readonly<Record<string, string>>,
+  secrets: SecretSet,
+): (line: string) => string {
   const values = Object.values(headers)
     .filter((value) => value.trim().length >= MIN_SECRET_CHARS)
     .flatMap((value) => [value, JSON.stringify(value).slice(1, -1)])
     .sort((a, b) => b.length - a.length);
   return (line) =>
-    values.reduce((text, value) => text.replaceAll(value, MASKED), redactSecrets(line));
+    values.reduce((text, value) => text.replaceAll(value, MASKED), secrets.mask(line));
 }

@@ -29,6 +29,7 @@ import {
 } from "./cassette_format.ts";
 import { replayMismatch } from "./replay_checks.ts";
 import { type CassetteTap, replayedError } from "./tap.ts";
+import type { SecretSet } from "../secrets/secrets.ts";
 
 /** A request that is not the one the cassette recorded. */
 export class CassetteMismatch extends Error {
@@ -84,7 +85,7 @@ export function createReplayer(
   let next = 0;
   let turns = 0;
   return {
-    client(model: ModelClientOptions): ModelClient {
+    client(model: ModelClientOptions, _agent: string, secrets: SecretSet): ModelClient {
       let turn: { number: number; replayed: number; stop: AbortController } | undefined;
       const replayFetch: typeof fetch = (_input, init) => {
         const signal = init?.signal ?? undefined;
@@ -115,7 +116,7 @@ export function createReplayer(
         turn.replayed += 1;
         return responseOf(recorded.response, signal);
       };
-      const inner = createModelClient({ ...model, fetch: replayFetch, sleep: skipWait });
+      const inner = createModelClient({ ...model, fetch: replayFetch, sleep: skipWait }, secrets);
       return {
         ref: model.ref,
         async *stream(request: ModelRequest, signal: AbortSignal): AsyncGenerator<ModelEvent> {

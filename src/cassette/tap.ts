@@ -10,11 +10,15 @@ import type { ModelClient } from "../llm/model_events.ts";
 import type { ModelClientOptions } from "../providers/client.ts";
 import { innermostMessage, ProviderError } from "../providers/http_errors.ts";
 import type { RecordedError } from "./cassette_format.ts";
+import type { SecretSet } from "../secrets/secrets.ts";
 
 /** Builds the model clients of a recorded or replayed run. */
 export interface CassetteTap {
-  /** The client of one resolved model, for a run of agent `agent`. */
-  client(options: ModelClientOptions, agent: string): ModelClient;
+  /**
+   * The client of one resolved model, for a run of agent `agent`, with the
+   * run's `secrets` (`createModelClient`; a recording is masked with them).
+   */
+  client(options: ModelClientOptions, agent: string, secrets: SecretSet): ModelClient;
 }
 
 /** A failure as the cassette keeps it: a provider error's kind and message, else the innermost message. */

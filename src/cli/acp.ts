@@ -39,6 +39,7 @@ interface AcpServer {
       readonly config: string | undefined;
       readonly autoApprove: boolean;
       readonly env: (name: string) => string | undefined;
+      readonly secrets: Io["secrets"];
     };
     readonly signal: AbortSignal;
   }): Promise<void>;
@@ -66,6 +67,7 @@ export async function acpCommand(io: Io, signal: AbortSignal, flags: AcpFlags): 
       config: flags.config,
       autoApprove: flags.autoApprove,
       env: io.env,
+      secrets: io.secrets,
     },
     signal,
   });

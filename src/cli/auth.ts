@@ -59,6 +59,7 @@ export async function authLogin(io: Io, provider: string, flags: AuthFlags): Pro
   checkProvider(io, context, provider, "auth login");
   const answer = await io.readSecret(`API key for ${provider}: `);
   const key = answer?.trim() ?? "";
+  io.secrets.remember(key);
   if (key === "") {
     throw new UsageError(
       "no API key given: type it at the prompt, or pipe it on standard input",

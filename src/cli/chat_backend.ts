@@ -41,6 +41,7 @@ export async function createChatBackend(options: ChatBackendOptions): Promise<Ch
   const session = await openInteractiveSession({
     env: io.env,
     cwd: io.cwd,
+    secrets: io.secrets,
     workdir: flags.workdir,
     config: flags.config,
     agent: flags.agent !== undefined

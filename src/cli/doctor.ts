@@ -343,7 +343,7 @@ async function checkMcp(
   const skipped = enabled.filter((server) => offline && server.kind === "remote");
   const checks = await checkMcpServers(
     enabled.filter((server) => !skipped.includes(server)),
-    { workdir: io.cwd, env: io.env, signal },
+    { workdir: io.cwd, env: io.env, secrets: io.secrets, signal },
   );
   return [
     ...checks.map((check): Check =>

@@ -125,6 +125,7 @@ export async function hooksTest(
   using workbench = await openExtensionWorkbench({
     env: io.env,
     cwd: io.cwd,
+    secrets: io.secrets,
     config: flags.config,
     workdir: flags.workdir,
     autoApprove: flags.autoApprove,

@@ -15,6 +15,7 @@ import type { ChatBackend } from "../ui/interactive/backend.ts";
 import type { Io } from "../ui/io.ts";
 import { UsageError } from "./exit.ts";
 import { parseInteractiveFlags } from "./interactive_flags.ts";
+import { rememberStoredSecrets } from "../app/known_secrets.ts";
 import type { TrustQuestion } from "./trust_question.ts";
 import { VERSION_WORDS } from "./version.ts";
 
@@ -53,6 +54,8 @@ export async function interactiveCommand(
   signal: AbortSignal,
 ): Promise<number> {
   const flags = parseInteractiveFlags(argv, io);
+  // Every key the home and the config hold is known before the chat prints anything.
+  await rememberStoredSecrets(io.secrets, (name) => io.env(name), io.cwd, flags.config);
   if (!io.stdinIsTerminal || !io.stdout.isTerminal) throw new UsageError(NEEDS_TERMINAL_MESSAGE);
   const ui: InteractiveUi = await import(
     new URL("../ui/interactive/main.ts", import.meta.url).href

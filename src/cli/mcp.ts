@@ -62,6 +62,7 @@ export async function mcpList(
     ? await checkMcpServers(servers.filter((server) => server.enabled), {
       workdir,
       env: io.env,
+      secrets: io.secrets,
       signal,
     })
     : [];
@@ -126,6 +127,7 @@ export async function mcpCall(
   await using started = await mcp.startMcpServers([settings], {
     workdir,
     env: io.env,
+    secrets: io.secrets,
     signal,
     notice: (text) => io.stderr.write(`rienda: ${text}\n`),
   });

@@ -37,10 +37,7 @@ export async function runCli(
   io: Io,
   signal: AbortSignal,
 ): Promise<number> {
-  if (isInteractiveInvocation(argv)) {
-    await rememberStoredSecrets((name) => io.env(name), io.cwd);
-    return await interactiveCommand(argv, io, signal);
-  }
+  if (isInteractiveInvocation(argv)) return await interactiveCommand(argv, io, signal);
   const output = jsonOutputOf(argv);
   if (output === undefined) return await runParsed(argv, io, signal);
   const watched = watchStdout(io);
@@ -55,6 +52,11 @@ export async function runCli(
 async function runParsed(argv: readonly string[], io: Io, signal: AbortSignal): Promise<number> {
   let action: Action | undefined;
   const program = buildProgram(io, signal, (chosen) => action = chosen);
+  let configFlag: string | undefined;
+  program.hook("preAction", (_program, command) => {
+    const config: unknown = command.opts()["config"];
+    if (typeof config === "string") configFlag = config;
+  });
   const unknownCommand = unknownCommandError(program, argv);
   if (unknownCommand !== null) throw unknownCommand;
   const agentFile = agentHelpPath(argv);
@@ -71,7 +73,7 @@ async function runParsed(argv: readonly string[], io: Io, signal: AbortSignal): 
   }
   if (action === undefined) return 0;
   // Every key the home holds is known before a command prints anything (docs/security.md).
-  await rememberStoredSecrets((name) => io.env(name), io.cwd);
+  await rememberStoredSecrets(io.secrets, (name) => io.env(name), io.cwd, configFlag);
   return await action();
 }
 

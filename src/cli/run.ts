@@ -92,6 +92,7 @@ export async function runCommand(
     title: prompt.title,
     env: io.env,
     cwd: io.cwd,
+    secrets: io.secrets,
     // Hook notices are events of the run, printed where the renderer prints notices.
     notice: (text) => renderer.sink({ type: "notice", text }),
     confirm,

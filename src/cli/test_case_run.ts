@@ -213,6 +213,7 @@ async function runInProcess(
     readSecret: () => Promise.resolve(null),
     env: (name) => options.io.env(name),
     cwd: workspace,
+    secrets: options.io.secrets,
   };
   const tools: string[] = [];
   const refused: string[] = [];

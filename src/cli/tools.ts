@@ -91,7 +91,12 @@ async function mcpTools(io: Io, signal: AbortSignal) {
   const paths = resolvePaths(io.env, { cwd: io.cwd });
   const config = await loadConfig(paths.configFile, { explicit: paths.configExplicit });
   const enabled = Object.values(config.mcpServers).filter((server) => server.enabled);
-  const checks = await checkMcpServers(enabled, { workdir: io.cwd, env: io.env, signal });
+  const checks = await checkMcpServers(enabled, {
+    workdir: io.cwd,
+    env: io.env,
+    secrets: io.secrets,
+    signal,
+  });
   return {
     rows: checks.flatMap((check) =>
       check.ok
@@ -126,6 +131,7 @@ export async function toolsTest(
   using workbench = await openExtensionWorkbench({
     env: io.env,
     cwd: io.cwd,
+    secrets: io.secrets,
     config: flags.config,
     workdir: flags.workdir,
     autoApprove: flags.autoApprove,

@@ -24,8 +24,6 @@ import type {
 } from "./config_schema.ts";
 import { validate } from "./config_validator.js";
 import { describeValue } from "./describe_value.ts";
-import { isCredentialHeader } from "../secrets/secret_names.ts";
-import { rememberSecret } from "../secrets/secrets.ts";
 import { formatFieldPath } from "../base/field_path.ts";
 import { isRecord } from "../base/unknown.ts";
 import { checkMcpServers, type McpServerSettings, toMcpServers } from "./mcp_servers.ts";
@@ -274,10 +272,6 @@ function toCapabilityPolicy(raw: RawConfig): CapabilityPolicySettings {
 }
 
 function toProviderConfig(raw: RawProviderConfig): ProviderConfig {
-  rememberSecret(raw.api_key);
-  for (const [name, value] of Object.entries(raw.headers ?? {})) {
-    if (isCredentialHeader(name)) rememberSecret(value);
-  }
   const models: Record<string, ModelConfig> = {};
   for (const [alias, model] of Object.entries(raw.models ?? {})) {
     models[alias] = toModelConfig(model ?? {});

@@ -15,7 +15,6 @@
 import { dirname } from "node:path";
 import { describeKind } from "./describe_value.ts";
 import { isRecord } from "../base/unknown.ts";
-import { rememberSecret } from "../secrets/secrets.ts";
 import { errorMessage } from "../base/unknown.ts";
 import { readTextFileAtMost } from "../host/read_at_most.ts";
 
@@ -79,7 +78,6 @@ export function parseCredentials(text: string, file: string): Credentials {
     const key = isRecord(entry) ? entry["api_key"] : undefined;
     if (typeof key === "string" && key.trim() !== "") {
       keys[provider] = key.trim();
-      rememberSecret(key);
       continue;
     }
     warnings.push(

@@ -7,8 +7,8 @@
  *   remote (`url`, with `headers` and `token_env`); mixing the two is an error.
  * - Credential headers, `env` values of secret-named variables, the value
  *   of a secret-named flag in `args` (`--api-key X`, `--token=X`), and every
- *   header, `env` or `args` value that looks random are remembered as secrets
- *   (`secrets/secrets.ts`); problems with `env`, `headers` or `token_env`
+ *   header, `env` or `args` value that looks random are secrets
+ *   ({@link serverSecrets}); problems with `env`, `headers` or `token_env`
  *   never show the value.
  * - Server names follow the tool name rule and hold no `__`, which separates
  *   the server from the tool in the names the model sees (`github__create_issue`).
@@ -22,7 +22,6 @@ import type { SchemaIssue } from "./schema_issues.ts";
 import { isValidName, NAME_RULE } from "../base/names.ts";
 import { looksRandom } from "../secrets/key_shapes.ts";
 import { isCredentialHeader, isSecretVariable } from "../secrets/secret_names.ts";
-import { rememberSecret } from "../secrets/secrets.ts";
 
 /** The start-up and per-call timeout of a server that sets no `timeout_ms`. */
 export const DEFAULT_MCP_TIMEOUT_MS = 60_000;
@@ -73,21 +72,29 @@ export function isValidMcpServerName(name: string): boolean {
   return isValidName(name) && !name.includes("__");
 }
 
-/** Remembers the secrets written in a server entry (credential headers, secret-named `env`). */
-function rememberServerSecrets(server: RawMcpServerConfig): void {
-  for (const [name, value] of Object.entries(server.headers ?? {})) {
-    if (isCredentialHeader(name) || looksRandom(value)) rememberSecret(value);
+/**
+ * The secrets written in a server entry: credential headers, secret-named
+ * `env` values, the values of secret flags in `args`, and every such value
+ * that looks random (the caller remembers them, `app/known_secrets.ts`).
+ */
+export function serverSecrets(server: McpServerSettings): string[] {
+  const found: string[] = [];
+  if (server.kind === "remote") {
+    for (const [name, value] of Object.entries(server.headers)) {
+      if (isCredentialHeader(name) || looksRandom(value)) found.push(value);
+    }
+    return found;
   }
-  for (const [name, value] of Object.entries(server.env ?? {})) {
-    if (isSecretVariable(name) || looksRandom(value)) rememberSecret(value);
+  for (const [name, value] of Object.entries(server.env)) {
+    if (isSecretVariable(name) || looksRandom(value)) found.push(value);
   }
-  const args = server.args ?? [];
-  args.forEach((arg, index) => {
+  server.args.forEach((arg, index) => {
     const flag = SECRET_FLAG_REGEXP.exec(arg);
-    if (flag?.[1] !== undefined) rememberSecret(flag[1]);
-    else if (flag !== null) rememberSecret(args[index + 1]);
-    else if (looksRandom(arg)) rememberSecret(arg);
+    if (flag?.[1] !== undefined) found.push(flag[1]);
+    else if (flag !== null) found.push(server.args[index + 1] ?? "");
+    else if (looksRandom(arg)) found.push(arg);
   });
+  return found;
 }
 
 /** A flag naming a secret, with its value after `=` when given: `--api-key`, `--token=…`. */
@@ -196,7 +203,6 @@ export function toMcpServers(raw: RawConfig): Record<string, McpServerSettings> 
   const servers: Record<string, McpServerSettings> = {};
   for (const [name, entry] of Object.entries(raw.mcp_servers ?? {})) {
     const server = entry ?? {};
-    rememberServerSecrets(server);
     const common: McpServerCommon = {
       name,
       enabled: server.enabled ?? true,

@@ -206,7 +206,8 @@ Deno.test("ExtensionHost replaces a crashed engine silently and exits while idle
     const host = new ExtensionHost({ stackBytes: 1024 * 1024 });
     const call = (source) => host.call({ source, entry: "execute", args: [], output: () => {},
       signal: new AbortController().signal, context: { workdir: "/", session: {}, agent: { frontmatter: {} },
-      config: {}, cacheDir: "/", storeDir: "/", autoApprove: false, notice: () => {} } });
+      config: {}, secrets: { mask: (text) => text }, cacheDir: "/", storeDir: "/", autoApprove: false,
+      notice: () => {} } });
     const crashed = await call("module.exports = { execute() { function f() { return f() + 1; } return f(); } };");
     const next = await call("module.exports = { execute() { return 'ok'; } };");
     Deno.stdout.writeSync(new TextEncoder().encode(crashed.kind + ":" + crashed.reason + " " + next.value.value));

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { redactSecrets } from "../secrets/secrets.ts";
+import type { SecretSet } from "../secrets/secrets.ts";
 import { isRecord } from "../base/unknown.ts";
 import type { CapabilityPolicy } from "./capabilities.ts";
 
@@ -40,6 +40,8 @@ export interface ExtensionRunContext {
   };
   /** The whole parsed `config.yaml` (`ctx.config`: a frozen copy, its keys masked, MCP servers by name and transport only). */
   readonly config: Readonly<Record<string, unknown>>;
+  /** The run's secrets: `ctx.config` shows its keys masked with them. */
+  readonly secrets: SecretSet;
   /** `$RIENDA_HOME/cache`, backing `ctx.cache`. */
   readonly cacheDir: string;
   /** `$RIENDA_HOME/store`, backing `ctx.store`. */
@@ -93,7 +95,9 @@ export function guestContextJson(context: ExtensionRunContext): string {
     // Keys and credential headers show masked (`sk-…1234`), as in everything rienda prints,
     // and MCP servers by name and transport only (their args, env and headers hold tokens):
     // without this, an extension granted nothing would read them here.
-    config: JSON.parse(redactSecrets(JSON.stringify(withServerNamesOnly(context.config)))),
+    config: JSON.parse(
+      context.secrets.mask(JSON.stringify(withServerNamesOnly(context.config))),
+    ),
   });
   contextJsonCache.set(context, json);
   return json;

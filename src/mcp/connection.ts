@@ -11,7 +11,7 @@
  *   cancellation.
  * - A server that dies stays dead for the run: later calls are error results
  *   at once, and the death is reported once through `notice`.
- * - Every known secret (`secrets/secrets.ts`: provider keys, a remote server's bearer
+ * - Every secret of the run (`ConnectOptions.secrets`: provider keys, a remote server's bearer
  *   token, secret-named variables passed to a server) is masked in the errors
  *   and notices made here; results and progress are masked where every tool's
  *   are (the run's `redact`, and the `Io` for what is printed).
@@ -28,7 +28,6 @@ import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { McpServerSettings } from "../config/mcp_servers.ts";
 import { formatDuration } from "../tools/format_duration.ts";
 import { errorResult, type ToolResult } from "../tools/tool.ts";
-import { redactSecrets } from "../secrets/secrets.ts";
 import { errorMessage } from "../base/unknown.ts";
 import { VERSION } from "../base/version.ts";
 import { toToolResult } from "./content.ts";
@@ -135,7 +134,7 @@ export async function connectMcpServer(
       );
     }
     const ending = server.kind === "stdio" ? server.transport : null;
-    throw new McpServerError(prefix + redactSecrets(await failureText(ending, error)));
+    throw new McpServerError(prefix + options.secrets.mask(await failureText(ending, error)));
   }
 }
 
@@ -159,7 +158,7 @@ function openConnection(request: OpenRequest): McpConnection {
   client.onclose = () => {
     if (closing || lost !== null) return;
     lost = failureText(ending, new McpError(ErrorCode.ConnectionClosed, "Connection closed"))
-      .then(redactSecrets);
+      .then((text) => request.options.secrets.mask(text));
     void lost.then((why) => request.options.notice?.(prefix + why));
   };
   return {
@@ -190,7 +189,7 @@ function openConnection(request: OpenRequest): McpConnection {
           );
         }
         if (lost !== null) return errorResult(prefix + await lost);
-        return errorResult(prefix + redactSecrets(await failureText(ending, error)));
+        return errorResult(prefix + request.options.secrets.mask(await failureText(ending, error)));
       }
     },
     async close() {

@@ -24,7 +24,7 @@ import {
   type McpStdioServerSettings,
 } from "../config/mcp_servers.ts";
 import { isSecretVariable } from "../secrets/secret_names.ts";
-import { rememberSecret } from "../secrets/secrets.ts";
+import type { SecretSet } from "../secrets/secrets.ts";
 import { createStdioTransport, type StdioTransport } from "./stdio_transport.ts";
 
 /** The variables every stdio server inherits, as the SDK's stdio transport does. */
@@ -36,6 +36,12 @@ export interface TransportContext {
   readonly workdir: string;
   /** rienda's environment. */
   readonly env: (name: string) => string | undefined;
+  /**
+   * The run's secrets: the secret-named variables a stdio server inherits and
+   * a remote server's token are remembered into them, and every failure the
+   * connection reports is masked with them.
+   */
+  readonly secrets: SecretSet;
 }
 
 /** The transport of a server, and what must never be printed for it. */
@@ -75,16 +81,17 @@ export function sseTransport(settings: McpRemoteServerSettings, secret: string |
   });
 }
 
-/** The environment of a stdio server. */
+/** The environment of a stdio server; the secret-named variables it inherits are remembered into `secrets`. */
 export function serverEnvironment(
   settings: Pick<McpStdioServerSettings, "env" | "envVars">,
   env: (name: string) => string | undefined,
+  secrets: SecretSet,
 ): Record<string, string> {
   const result: Record<string, string> = {};
   for (const name of [...INHERITED_VARIABLES, ...settings.envVars]) {
     const value = env(name);
     if (value === undefined) continue;
-    if (isSecretVariable(name)) rememberSecret(value);
+    if (isSecretVariable(name)) secrets.remember(value);
     result[name] = value;
   }
   return { ...result, ...settings.env };
@@ -102,7 +109,7 @@ async function stdioTransport(
   return createStdioTransport({
     command: settings.command,
     args: settings.args,
-    env: serverEnvironment(settings, context.env),
+    env: serverEnvironment(settings, context.env, context.secrets),
     cwd,
   });
 }
@@ -113,7 +120,7 @@ function bearerToken(
 ): string | undefined {
   if (settings.tokenEnv === undefined) return undefined;
   const token = context.env(settings.tokenEnv);
-  rememberSecret(token);
+  context.secrets.remember(token);
   if (token === undefined || token === "") {
     throw new TransportSetupError(
       `token_env ${settings.tokenEnv} is not set (export it, or remove token_env)`,

@@ -22,7 +22,7 @@ import { streamChatCompletions } from "./openai_chat.ts";
 import { streamResponses } from "./openai_responses.ts";
 import type { ProtocolAttempt, ProtocolOptions } from "./protocol.ts";
 import { isCredentialHeader } from "../secrets/secret_names.ts";
-import { rememberSecret } from "../secrets/secrets.ts";
+import type { SecretSet } from "../secrets/secrets.ts";
 import { ProviderError } from "./http_errors.ts";
 import { retryingStream, type RetryPolicy, type Sleep } from "./retry.ts";
 
@@ -76,28 +76,50 @@ function attemptFor(protocol: WireProtocol): ProtocolAttempt {
 }
 
 /**
- * A client for one model that streams each request with retries.
+ * A client for one model that streams each request with retries. Its key
+ * and credential headers are remembered into `secrets` (the run's), and
+ * every failure and retry notice it streams is masked with them.
  *
  * @throws {UnsupportedProtocolError} when the protocol has no implementation
  */
-export function createModelClient(options: ModelClientOptions): ModelClient {
+export function createModelClient(options: ModelClientOptions, secrets: SecretSet): ModelClient {
   const attempt = options.protocol === "openai_responses"
     ? responsesWithHint(options.ref.split("/")[0] ?? options.ref)
     : attemptFor(options.protocol);
-  rememberSecret(options.apiKey);
+  secrets.remember(options.apiKey);
   for (const [name, value] of Object.entries(options.headers)) {
-    if (isCredentialHeader(name)) rememberSecret(value);
+    if (isCredentialHeader(name)) secrets.remember(value);
   }
   return {
     ref: options.ref,
     stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelEvent> {
-      return retryingStream(() => attempt(options, request, signal), {
+      const events = retryingStream(() => attempt(options, request, signal), {
         signal,
         ...options.retry,
         ...(options.sleep === undefined ? {} : { sleep: options.sleep }),
       });
+      return maskedFailures(events, secrets);
     },
   };
+}
+
+/**
+ * `events` with every secret masked in their failures: a retry notice's
+ * error and a thrown {@link ProviderError}'s message (providers echo keys in
+ * a 401 body or an error event).
+ */
+async function* maskedFailures(
+  events: AsyncIterable<ModelEvent>,
+  secrets: SecretSet,
+): AsyncGenerator<ModelEvent> {
+  try {
+    for await (const event of events) {
+      yield event.type === "retry" ? { ...event, error: secrets.mask(event.error) } : event;
+    }
+  } catch (error) {
+    if (error instanceof ProviderError) error.message = secrets.mask(error.message);
+    throw error;
+  }
 }
 
 /**

@@ -9,6 +9,7 @@ import type { ModelRequest } from "../llm/model_events.ts";
 import { createModelClient, type ModelClientOptions, UnsupportedProtocolError } from "./client.ts";
 import { fakeFetch, type FakeReply, sseText } from "../../tests/_testing/fake_fetch.ts";
 import { ProviderError } from "./http_errors.ts";
+import { SecretSet } from "../secrets/secrets.ts";
 
 const REQUEST: ModelRequest = {
   system: "",
@@ -37,7 +38,11 @@ function client(replies: readonly FakeReply[], extra: Partial<ModelClientOptions
       return Promise.resolve();
     },
   };
-  return { model: createModelClient({ ...options, ...extra }), requests: fake.requests, waits };
+  return {
+    model: createModelClient({ ...options, ...extra }, new SecretSet()),
+    requests: fake.requests,
+    waits,
+  };
 }
 
 Deno.test("createModelClient() retries a 500 and streams the answer of the next attempt", async () => {

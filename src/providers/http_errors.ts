@@ -3,8 +3,8 @@
  * chunks in a stream and network failures become a {@link ProviderError}
  * whose `kind` says what happened and whose `retryable` follows from the kind.
  *
- * Messages carry the provider's own words, never a key (every remembered
- * secret is masked, `secrets/secrets.ts`):
+ * Messages carry the provider's own words, never a key (the model client
+ * masks them with the run's secrets, `client.ts`):
  * `Incorrect API key provided (status 401)`, `status 503 Service Unavailable`,
  * `cannot reach http://127.0.0.1:11434: tcp connect error: Connection refused`.
  *
@@ -19,7 +19,6 @@ import {
   type ProviderErrorKind,
 } from "./error_kind.ts";
 import { isRecord, numberAt, recordAt, stringAt } from "./wire_json.ts";
-import { redactSecrets } from "../secrets/secrets.ts";
 
 export { isRetryableKind, type ProviderErrorKind } from "./error_kind.ts";
 
@@ -45,11 +44,9 @@ export class ProviderError extends Error {
 
   /** Creates an error of the given kind. */
   constructor(kind: ProviderErrorKind, message: string, options: ProviderErrorOptions = {}) {
-    // Providers echo keys (a 401 body, an error event): none is kept in the message.
-    super(
-      redactSecrets(message),
-      options.cause === undefined ? undefined : { cause: options.cause },
-    );
+    // Providers echo keys (a 401 body, an error event): the model client masks the
+    // message with the run's secrets before it leaves the client (`client.ts`).
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = "ProviderError";
     this.kind = kind;
     this.retryable = isRetryableKind(kind);

@@ -14,11 +14,14 @@
  * - Values rienda does not know but that look like keys are masked by their
  *   shape (`key_shapes.ts`).
  *
- * Keys are remembered where they are read (config.yaml, credentials.json,
- * the environment, a model client's key) into {@link PROCESS_SECRETS}; the
- * `Io` of `main.ts` masks everything written to stdout and stderr with it,
- * and a run masks every tool result with it before the model, the hooks and
- * the session see the result.
+ * There is no process-wide set: `main.ts` makes one {@link SecretSet} and
+ * the `Io` carries it (`Io.secrets`) to every command, which hands it on to
+ * what it builds (the run, model clients, MCP servers, the extension host).
+ * Keys are remembered into it where rienda learns them (the environment,
+ * credentials.json, config.yaml, a key typed in, a model client's key, an
+ * MCP server's token); stdout and stderr are masked with it, and a run masks
+ * every tool result with it before the model, the hooks and the session see
+ * the result.
  *
  * @module
  */
@@ -209,17 +212,4 @@ export class SecretSet {
     };
     return this.#search;
   }
-}
-
-/** The secrets this process knows: every key read so far. */
-export const PROCESS_SECRETS = new SecretSet();
-
-/** Remembers a secret in {@link PROCESS_SECRETS}, so that output and tool results hide it from now on. */
-export function rememberSecret(value: string | null | undefined): void {
-  PROCESS_SECRETS.remember(value);
-}
-
-/** `text` masked with {@link PROCESS_SECRETS} (known secrets and key-shaped values). */
-export function redactSecrets(text: string): string {
-  return PROCESS_SECRETS.mask(text);
 }

@@ -45,6 +45,12 @@ export interface Io {
   env(name: string): string | undefined;
   /** The directory relative paths resolve against. */
   readonly cwd: string;
+  /**
+   * The secrets this process knows: stdout and stderr are masked with them,
+   * and a command hands them to what it builds (a run, a model client, MCP
+   * servers), which remembers the keys it learns into them.
+   */
+  readonly secrets: SecretSet;
 }
 
 /** A sink that redacts known secrets; `flush` writes what it held back (see {@link redactingSink}). */
