@@ -274,6 +274,20 @@ Deno.test("MCP secrets in args, env, headers and URLs are masked by mcp list, do
   }
 });
 
+Deno.test("an MCP server's script path is printed whole, digits and long words in it or not", async () => {
+  await using env = await createTestEnv();
+  const script = "/tmp/build2/node_modules/@modelcontextprotocol/server-everything/dist/index.js";
+  const servers = {
+    local: { command: "node", args: [script, "stdio"], env: { NODE_PATH: "/opt/node22/lib" } },
+  };
+  await env.writeConfig(
+    `${defaultConfig("http://127.0.0.1:9/v1")}mcp_servers: ${JSON.stringify(servers)}\n`,
+  );
+  const result = await env.run(["mcp", "list"], { env: KEY_ENV });
+  assert.equal(result.code, 0, result.stderr);
+  assert.ok(result.stdout.includes(`node ${script} stdio`), result.stdout);
+});
+
 Deno.test("ctx.config names MCP servers and their transports only", async () => {
   await using provider = await startFakeProvider([
     { toolCalls: [{ name: "peek", arguments: {} }] },

@@ -8,7 +8,9 @@
  * - Credential headers, `env` values of secret-named variables, the value
  *   of a secret-named flag in `args` (`--api-key X`, `--token=X`), and every
  *   header, `env` or `args` value that looks random are secrets
- *   ({@link serverSecrets}); problems with `env`, `headers` or `token_env`
+ *   ({@link serverSecrets}), except `env` and `args` values that are paths
+ *   ({@link looksLikePath}: `/tmp/build2/server/index.js` is a script, not a
+ *   key, and hiding it hid the path wherever it was printed); problems with `env`, `headers` or `token_env`
  *   never show the value.
  * - Server names follow the tool name rule and hold no `__`, which separates
  *   the server from the tool in the names the model sees (`github__create_issue`).
@@ -86,15 +88,31 @@ export function serverSecrets(server: McpServerSettings): string[] {
     return found;
   }
   for (const [name, value] of Object.entries(server.env)) {
-    if (isSecretVariable(name) || looksRandom(value)) found.push(value);
+    if (isSecretVariable(name) || looksUnnamedSecret(value)) found.push(value);
   }
   server.args.forEach((arg, index) => {
     const flag = SECRET_FLAG_REGEXP.exec(arg);
     if (flag?.[1] !== undefined) found.push(flag[1]);
     else if (flag !== null) found.push(server.args[index + 1] ?? "");
-    else if (looksRandom(arg)) found.push(arg);
+    else if (looksUnnamedSecret(arg)) found.push(arg);
   });
   return found;
+}
+
+/** Whether an `env` or `args` value under no secret name is one: random-looking, and no path. */
+function looksUnnamedSecret(value: string): boolean {
+  return !looksLikePath(value) && looksRandom(value);
+}
+
+/**
+ * Whether `value` is a path rather than a token: absolute, home- or
+ * dot-relative, a Windows drive path, or a relative path ending in a file
+ * extension (`dist/index.js`). A base64 token may hold `/` too, but seldom
+ * starts with one and never ends in `.js`.
+ */
+export function looksLikePath(value: string): boolean {
+  return /^(?:\/|\.{1,2}[/\\]|~[/\\]|[A-Za-z]:[/\\])/.test(value) ||
+    /[/\\][\w.-]*\.[A-Za-z]{1,5}$/.test(value);
 }
 
 /** A flag naming a secret, with its value after `=` when given: `--api-key`, `--token=…`. */

@@ -1,6 +1,6 @@
 import { deepStrictEqual, equal, match, throws } from "node:assert/strict";
 import { parseConfig } from "./config.ts";
-import { DEFAULT_MCP_TIMEOUT_MS } from "./mcp_servers.ts";
+import { DEFAULT_MCP_TIMEOUT_MS, looksLikePath } from "./mcp_servers.ts";
 
 const FILE = "/h/.rienda/config.yaml";
 
@@ -155,5 +155,14 @@ Deno.test("mcp_servers: problems with env, headers or token_env never show the v
       equal(error.message.includes(secret), false, error.message);
       return true;
     });
+  }
+});
+
+Deno.test("looksLikePath(): scripts and folders are paths, tokens with a slash are not", () => {
+  for (const path of ["/tmp/ci1/x.js", "./a1/b", "../x", "~/k", "C:\\x", "dist2/index.js"]) {
+    equal(looksLikePath(path), true, path);
+  }
+  for (const token of ["Wq4Er7Ty1Ui9Op3As6Df2Gh8", "Wq4Er7/Ty1Ui9+Op3As6Df2Gh8=", "ab/cd"]) {
+    equal(looksLikePath(token), false, token);
   }
 });
