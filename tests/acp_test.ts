@@ -305,3 +305,222 @@ Deno.test("rienda acp with stdin closed at once prints nothing and exits 0", asy
   assert.equal(result.code, 0, result.stderr);
   assert.equal(result.stdout, "");
 });
+
+/** The tool updates of `updates`, in order. */
+function toolUpdates(updates: readonly acp.SessionNotification[]): acp.SessionUpdate[] {
+  return updates.map((n) => n.update).filter((update) =>
+    update.sessionUpdate === "tool_call" || update.sessionUpdate === "tool_call_update"
+  );
+}
+
+/** An agent with the file tools. */
+const FILES_AGENT = { description: "d", tools: ["read", "write", "edit", "shell"] };
+
+Deno.test("acp shows an edit and a new file's write as diffs on their updates", async () => {
+  await using provider = await startFakeProvider([
+    {
+      toolCalls: [
+        {
+          id: "e1",
+          name: "edit",
+          arguments: { path: "notes.txt", old_string: "old line", new_string: "new line" },
+        },
+        { id: "w1", name: "write", arguments: { path: "fresh.txt", content: "hello\n" } },
+        { id: "e2", name: "edit", arguments: { path: "notes.txt", old_string: "absent" } },
+      ],
+    },
+    { text: "Edited." },
+  ]);
+  await using env = await createTestEnv({ provider });
+  await env.writeAgent("files", FILES_AGENT);
+  await Deno.writeTextFile(`${env.workdir}/notes.txt`, "first\nold line\n");
+  await using editor = await editorFor(env, { args: ["-a", "files"] });
+  const { response } = await promptOnce(editor, env, "edit it");
+  assert.equal(response.stopReason, "end_turn");
+  const [editCall, editDone, writeCall, writeDone, badCall, badDone] = toolUpdates(editor.updates);
+  assert.deepEqual(editCall, {
+    sessionUpdate: "tool_call",
+    toolCallId: "e1",
+    title: "edit notes.txt",
+    kind: "edit",
+    status: "in_progress",
+    locations: [{ path: `${env.workdir}/notes.txt` }],
+    rawInput: { path: "notes.txt", old_string: "old line", new_string: "new line" },
+  });
+  assert.ok(editDone?.sessionUpdate === "tool_call_update");
+  assert.equal(editDone.status, "completed");
+  assert.deepEqual(editDone.content?.[1], {
+    type: "diff",
+    path: `${env.workdir}/notes.txt`,
+    oldText: "first\nold line\n",
+    newText: "first\nnew line\n",
+  });
+  assert.equal(writeCall?.sessionUpdate === "tool_call" && writeCall.kind, "edit");
+  assert.ok(writeDone?.sessionUpdate === "tool_call_update");
+  assert.deepEqual(writeDone.content?.[1], {
+    type: "diff",
+    path: `${env.workdir}/fresh.txt`,
+    oldText: null,
+    newText: "hello\n",
+  });
+  // A failed edit (its arguments are incomplete) has no diff.
+  assert.equal(badCall?.sessionUpdate, "tool_call");
+  assert.ok(badDone?.sessionUpdate === "tool_call_update");
+  assert.equal(badDone.status, "failed");
+  assert.equal(badDone.content?.length, 1);
+});
+
+for (const answer of ["allow", "reject"] as const) {
+  Deno.test(`acp asks the editor before a write outside the workspace, and ${answer} decides it`, async () => {
+    await using provider = await startFakeProvider([
+      {
+        toolCalls: [{
+          id: "w1",
+          name: "write",
+          arguments: { path: "../outside.txt", content: "x" },
+        }],
+      },
+      { text: "Done." },
+    ]);
+    await using env = await createTestEnv({ provider });
+    await env.writeAgent("files", FILES_AGENT);
+    await using editor = await editorFor(env, {
+      args: ["-a", "files"],
+      permission: () => ({ outcome: { outcome: "selected", optionId: answer } }),
+    });
+    const { response } = await promptOnce(editor, env, "write outside");
+    assert.equal(response.stopReason, "end_turn");
+    const [request] = editor.permissionRequests;
+    assert.equal(request?.toolCall.toolCallId, "w1");
+    assert.deepEqual(request?.options.map((option) => option.kind), [
+      "allow_once",
+      "allow_always",
+      "reject_once",
+    ]);
+    assert.ok(JSON.stringify(request?.toolCall.content).includes("outside the workspace"));
+    const written = await Deno.readTextFile(`${env.root}/outside.txt`).catch(() => null);
+    assert.equal(written, answer === "allow" ? "x" : null);
+    const done = toolUpdates(editor.updates).at(-1);
+    assert.ok(done?.sessionUpdate === "tool_call_update");
+    assert.equal(done.status, answer === "allow" ? "completed" : "failed");
+  });
+}
+
+Deno.test("acp remembers Always allow for the same question in the session, and -y asks nothing", async () => {
+  const outside = { name: "write", arguments: { path: "../outside.txt", content: "x" } };
+  await using provider = await startFakeProvider([
+    { toolCalls: [outside] },
+    { toolCalls: [outside] },
+    { text: "Done." },
+    { toolCalls: [outside] },
+    { text: "Done again." },
+  ]);
+  await using env = await createTestEnv({ provider });
+  await env.writeAgent("files", FILES_AGENT);
+  await using editor = await editorFor(env, {
+    args: ["-a", "files"],
+    permission: () => ({ outcome: { outcome: "selected", optionId: "allow_always" } }),
+  });
+  assert.equal((await promptOnce(editor, env, "twice")).response.stopReason, "end_turn");
+  assert.equal(editor.permissionRequests.length, 1);
+  await using approved = await editorFor(env, { args: ["-a", "files", "-y"] });
+  assert.equal((await promptOnce(approved, env, "again")).response.stopReason, "end_turn");
+  assert.equal(approved.permissionRequests.length, 0);
+  assert.equal(await Deno.readTextFile(`${env.root}/outside.txt`), "x");
+});
+
+Deno.test("acp session/cancel while a command runs kills it, answers cancelled, and the next prompt runs", async () => {
+  const marker = `acp-cancel-${crypto.randomUUID()}`;
+  await using provider = await startFakeProvider([
+    { toolCalls: [{ id: "s1", name: "shell", arguments: { command: `sleep 29.5 # ${marker}` } }] },
+    { text: "Next." },
+  ]);
+  await using env = await createTestEnv({ provider });
+  await using editor = await editorFor(env);
+  await editor.agent.request(acp.methods.agent.initialize, initializeRequest());
+  const { sessionId } = await editor.agent.request(acp.methods.agent.session.new, {
+    cwd: env.workdir,
+    mcpServers: [],
+  });
+  const pending = editor.agent.request(acp.methods.agent.session.prompt, {
+    sessionId,
+    prompt: [{ type: "text", text: "wait" }],
+  });
+  while ((await processesRunning(marker)).length === 0) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  await editor.agent.notify(acp.methods.agent.session.cancel, { sessionId });
+  assert.equal((await pending).stopReason, "cancelled");
+  assert.deepEqual(await processesRunning(marker), []);
+  const done = toolUpdates(editor.updates).at(-1);
+  assert.ok(done?.sessionUpdate === "tool_call_update");
+  assert.equal(done.status, "failed");
+  const next = await editor.agent.request(acp.methods.agent.session.prompt, {
+    sessionId,
+    prompt: [{ type: "text", text: "go on" }],
+  });
+  assert.equal(next.stopReason, "end_turn");
+});
+
+Deno.test("acp session/cancel while the editor is asked withdraws the question and answers cancelled", async () => {
+  await using provider = await startFakeProvider([
+    { toolCalls: [{ name: "write", arguments: { path: "../outside.txt", content: "x" } }] },
+    { text: "never asked" },
+  ]);
+  await using env = await createTestEnv({ provider });
+  await env.writeAgent("files", FILES_AGENT);
+  // The editor never answers on its own: only the cancel ends the question.
+  await using editor = await editorFor(env, {
+    args: ["-a", "files"],
+    permission: () => new Promise(() => {}),
+  });
+  await editor.agent.request(acp.methods.agent.initialize, initializeRequest());
+  const { sessionId } = await editor.agent.request(acp.methods.agent.session.new, {
+    cwd: env.workdir,
+    mcpServers: [],
+  });
+  const pending = editor.agent.request(acp.methods.agent.session.prompt, {
+    sessionId,
+    prompt: [{ type: "text", text: "write outside" }],
+  });
+  await editor.waitForUpdate(() => editor.permissionRequests.length > 0);
+  await editor.agent.notify(acp.methods.agent.session.cancel, { sessionId });
+  assert.equal((await pending).stopReason, "cancelled");
+  assert.equal(await Deno.readTextFile(`${env.root}/outside.txt`).catch(() => null), null);
+  assert.equal(provider.requests.length, 1);
+});
+
+Deno.test("acp asks a hook's ctx.confirm on a tool call of its own, with no Always allow", async () => {
+  await using provider = await startFakeProvider([{ text: "ok" }]);
+  await using env = await createTestEnv({ provider });
+  await env.writeHook(
+    "asker",
+    `module.exports = {
+  beforeRun: function (ctx) {
+    ctx.log("confirmed=" + ctx.confirm({ title: "Deploy?", body: "to production" }));
+  },
+};
+`,
+  );
+  await env.writeAgent("asking", { description: "d", hooks: ["asker"] });
+  await using editor = await editorFor(env, {
+    args: ["-a", "asking"],
+    permission: () => ({ outcome: { outcome: "selected", optionId: "allow" } }),
+  });
+  assert.equal((await promptOnce(editor, env, "go")).response.stopReason, "end_turn");
+  const [request] = editor.permissionRequests;
+  assert.deepEqual(request?.options.map((option) => option.kind), ["allow_once", "reject_once"]);
+  assert.deepEqual(toolUpdates(editor.updates), [
+    {
+      sessionUpdate: "tool_call",
+      toolCallId: "rienda-confirm-1",
+      title: "Deploy?",
+      kind: "other",
+      status: "pending",
+      content: [{ type: "content", content: { type: "text", text: "Deploy?\n\nto production" } }],
+    },
+    { sessionUpdate: "tool_call_update", toolCallId: "rienda-confirm-1", status: "completed" },
+  ]);
+  assert.equal(await editor.close(), 0);
+  assert.ok(editor.stderrText().includes("confirmed=true"), editor.stderrText());
+});

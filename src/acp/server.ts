@@ -20,9 +20,10 @@ import { isAbsolute } from "node:path";
 import { newSessionId } from "../sessions/ids.ts";
 import { VERSION } from "../base/version.ts";
 import { errorMessage } from "../base/unknown.ts";
-import { PromptContentError, promptText } from "./prompt_text.ts";
-import { type AcpAgentOptions, runSessionTurn, type TurnEnd } from "./session_turn.ts";
-import { createTurnUpdates, type TurnUpdates } from "./turn_updates.ts";
+import { runPrompt } from "./prompt_turn.ts";
+import { type AcpAgentOptions, openServedSession, type ServedSession } from "./served_session.ts";
+
+export type { AcpAgentOptions } from "./served_session.ts";
 
 /** What {@link serveAcp} serves on. */
 export interface ServeAcpOptions {
@@ -40,109 +41,8 @@ export interface ServeAcpOptions {
 /** ACP's JSON-RPC code for an unknown resource (a session id). */
 const RESOURCE_NOT_FOUND = -32002;
 
-/** A session this process serves. */
-interface ServedSession {
-  readonly id: string;
-  readonly workdir: string;
-  /** Whether the session is on disk: its next prompt continues it. */
-  stored: boolean;
-  /** The prompt running now: its interrupt and its end. */
-  turn: { readonly controller: AbortController; readonly done: Promise<unknown> } | null;
-}
-
-/** Serves one client until it closes the connection or `signal` aborts. */
-export async function serveAcp(options: ServeAcpOptions): Promise<void> {
-  const { log, signal } = options;
-  const sessions = new Map<string, ServedSession>();
-  const app = acp.agent({ name: "rienda" })
-    .onRequest(acp.methods.agent.initialize, () => ({
-      protocolVersion: acp.PROTOCOL_VERSION,
-      agentCapabilities: {
-        loadSession: false,
-        promptCapabilities: { image: false, audio: false, embeddedContext: true },
-        mcpCapabilities: { http: false, sse: false },
-      },
-      authMethods: AUTH_METHODS,
-      agentInfo: { name: "rienda", title: "rienda", version: VERSION },
-    }))
-    .onRequest(acp.methods.agent.authenticate, () => ({}))
-    .onRequest(acp.methods.agent.session.new, async ({ params }) => {
-      const workdir = await checkedWorkdir(params.cwd);
-      if (params.mcpServers.length > 0) {
-        log(`the editor's MCP servers are not started: ${serverNames(params.mcpServers)}`);
-      }
-      const id = newSessionId();
-      sessions.set(id, { id, workdir, stored: false, turn: null });
-      return { sessionId: id };
-    })
-    .onRequest(acp.methods.agent.session.prompt, async ({ params, client }) => {
-      const session = sessions.get(params.sessionId);
-      if (session === undefined) throw unknownSession(params.sessionId);
-      if (session.turn !== null) {
-        throw acp.RequestError.invalidRequest(
-          undefined,
-          `session ${session.id} is already running a prompt: send session/cancel first`,
-        );
-      }
-      const text = parsedPrompt(params.prompt);
-      const controller = new AbortController();
-      const stop = () =>
-        controller.abort(new DOMException("the prompt was cancelled", "AbortError"));
-      if (signal.aborted) stop();
-      signal.addEventListener("abort", stop, { once: true });
-      let updatesSent: Promise<void> = Promise.resolve();
-      const updates = createTurnUpdates({
-        workdir: session.workdir,
-        send: (update) => {
-          updatesSent = updatesSent.then(() =>
-            client.notify(acp.methods.client.session.update, { sessionId: session.id, update })
-          ).catch(() => {}); // the client went away: the prompt is being interrupted
-        },
-        log,
-      });
-      const running = runSessionTurn(session, text, options.agent, {
-        emit: updates.emit,
-        notice: log,
-        confirm: undefined,
-        signal: controller.signal,
-      });
-      session.turn = { controller, done: running.catch(() => {}) };
-      try {
-        const end = await running;
-        // A refused prompt stored nothing: a new session is still to be created.
-        if (!end.promptRefused) session.stored = true;
-        await updatesSent;
-        return { stopReason: stopReasonOf(end, updates) };
-      } catch (error) {
-        if (controller.signal.aborted) return { stopReason: "cancelled" as const };
-        throw new acp.RequestError(-32603, errorMessage(error));
-      } finally {
-        signal.removeEventListener("abort", stop);
-        session.turn = null;
-      }
-    })
-    .onNotification(acp.methods.agent.session.cancel, ({ params }) => {
-      sessions.get(params.sessionId)?.turn?.controller.abort(
-        new DOMException("the prompt was cancelled", "AbortError"),
-      );
-    });
-  const connection = app.connect(acp.ndJsonStream(options.output, options.input));
-  const interrupted = () => connection.close();
-  signal.addEventListener("abort", interrupted, { once: true });
-  if (signal.aborted) connection.close();
-  await connection.closed.catch((error: unknown) =>
-    log(`the connection failed: ${errorMessage(error)}`)
-  );
-  signal.removeEventListener("abort", interrupted);
-  // No prompt outlives its client: each is interrupted, and awaited so its session is closed.
-  const ends: Promise<unknown>[] = [];
-  for (const session of sessions.values()) {
-    if (session.turn === null) continue;
-    session.turn.controller.abort(new DOMException("the client went away", "AbortError"));
-    ends.push(session.turn.done);
-  }
-  await Promise.all(ends);
-}
+/** JSON-RPC's code for an internal error. */
+const INTERNAL_ERROR = -32603;
 
 /**
  * How an editor can give rienda a key (the ACP registry asks listed agents
@@ -163,28 +63,79 @@ const AUTH_METHODS: acp.AuthMethod[] = [
   },
 ];
 
-/** The stop reason of a prompt that ended as `end` says. */
-function stopReasonOf(end: TurnEnd, updates: TurnUpdates): acp.StopReason {
-  switch (end.reason) {
-    case "end_turn":
-      return updates.refused() ? "refusal" : "end_turn";
-    case "interrupted":
-      return "cancelled";
-    case "error":
-      if (end.maxTurnsReached) return "max_turn_requests";
-      throw new acp.RequestError(-32603, end.error ?? "the run failed");
+/** Serves one client until it closes the connection or `signal` aborts. */
+export async function serveAcp(options: ServeAcpOptions): Promise<void> {
+  const { log, signal } = options;
+  const sessions = new Map<string, ServedSession>();
+  const served = (id: string): ServedSession => {
+    const session = sessions.get(id);
+    if (session === undefined) throw unknownSession(id);
+    return session;
+  };
+  const app = acp.agent({ name: "rienda" })
+    .onRequest(acp.methods.agent.initialize, () => ({
+      protocolVersion: acp.PROTOCOL_VERSION,
+      agentCapabilities: {
+        loadSession: false,
+        promptCapabilities: { image: false, audio: false, embeddedContext: true },
+        mcpCapabilities: { http: false, sse: false },
+      },
+      authMethods: AUTH_METHODS,
+      agentInfo: { name: "rienda", title: "rienda", version: VERSION },
+    }))
+    .onRequest(acp.methods.agent.authenticate, () => ({}))
+    .onRequest(acp.methods.agent.session.new, async ({ params }) => {
+      const workdir = await checkedWorkdir(params.cwd);
+      if (params.mcpServers.length > 0) {
+        log(`the editor's MCP servers are not started: ${serverNames(params.mcpServers)}`);
+      }
+      const id = newSessionId();
+      sessions.set(id, await opened(id, workdir, options.agent, false));
+      return { sessionId: id };
+    })
+    .onRequest(
+      acp.methods.agent.session.prompt,
+      ({ params, client }) =>
+        runPrompt(served(params.sessionId), params.prompt, {
+          client,
+          log,
+          autoApprove: options.agent.autoApprove,
+          signal,
+        }),
+    )
+    .onNotification(acp.methods.agent.session.cancel, ({ params }) => {
+      sessions.get(params.sessionId)?.turn?.controller.abort(
+        new DOMException("the prompt was cancelled", "AbortError"),
+      );
+    });
+  const connection = app.connect(acp.ndJsonStream(options.output, options.input));
+  const interrupted = () => connection.close();
+  signal.addEventListener("abort", interrupted, { once: true });
+  if (signal.aborted) connection.close();
+  await connection.closed.catch((error: unknown) =>
+    log(`the connection failed: ${errorMessage(error)}`)
+  );
+  signal.removeEventListener("abort", interrupted);
+  // No prompt outlives its client: each is interrupted, and awaited so its session is closed.
+  const ends: Promise<unknown>[] = [];
+  for (const session of sessions.values()) {
+    session.turn?.controller.abort(new DOMException("the client went away", "AbortError"));
+    ends.push((session.turn?.done ?? Promise.resolve()).then(() => session.conversation.close()));
   }
+  await Promise.all(ends);
 }
 
-/** The prompt's text, or an invalid-params error naming the block rienda cannot take. */
-function parsedPrompt(blocks: readonly acp.ContentBlock[]): string {
+/** {@link openServedSession}, its failure as the JSON-RPC error the editor shows. */
+async function opened(
+  id: string,
+  workdir: string,
+  agent: AcpAgentOptions,
+  stored: boolean,
+): Promise<ServedSession> {
   try {
-    return promptText(blocks);
+    return await openServedSession(id, workdir, agent, stored);
   } catch (error) {
-    if (error instanceof PromptContentError) {
-      throw acp.RequestError.invalidParams(undefined, error.message);
-    }
-    throw error;
+    throw new acp.RequestError(INTERNAL_ERROR, errorMessage(error));
   }
 }
 

@@ -2,14 +2,16 @@
  * A run's events → ACP `session/update`s: text and thinking deltas become
  * message and thought chunks, a tool call becomes `tool_call` (title, kind,
  * locations, raw input, `in_progress`) and its result a `tool_call_update`
- * (`completed` or `failed`, with the result text). Notices, retries and
+ * (`completed` or `failed`, with the result text, and for a `write` or
+ * `edit` that changed a file its `diff`: `file_diffs.ts`). Notices, retries and
  * diagnostics are logs, not updates.
  *
  * @module
  */
 
-import type { SessionUpdate, ToolCallContent } from "@agentclientprotocol/sdk";
+import type { SessionUpdate } from "@agentclientprotocol/sdk";
 import type { EventSink } from "../engine/events.ts";
+import { createFileDiffs } from "./file_diffs.ts";
 import { toolCallView } from "./tool_call_view.ts";
 
 /** A tool call between its `tool_call` and its result. */
@@ -26,8 +28,6 @@ export interface TurnUpdatesOptions {
   readonly send: (update: SessionUpdate) => void;
   /** Writes one line to the log (stderr). */
   readonly log: (line: string) => void;
-  /** Extra content of a finished call (an edit's diff), by call id. */
-  readonly extraContent?: (callId: string) => readonly ToolCallContent[];
 }
 
 /** The event sink of one prompt, and what it saw. */
@@ -44,6 +44,7 @@ export function createTurnUpdates(options: TurnUpdatesOptions): TurnUpdates {
   const { send, log } = options;
   let running: RunningCall | undefined;
   let refused = false;
+  const diffs = createFileDiffs(options.workdir);
   const emit: EventSink = (event) => {
     switch (event.type) {
       case "text_delta":
@@ -58,6 +59,7 @@ export function createTurnUpdates(options: TurnUpdatesOptions): TurnUpdates {
       case "tool_call": {
         const view = toolCallView(event.name, event.arguments, options.workdir);
         running = { id: event.id, name: event.name, title: view.title };
+        diffs.before(event.id, event.name, event.arguments);
         send({
           sessionUpdate: "tool_call",
           toolCallId: event.id,
@@ -79,7 +81,7 @@ export function createTurnUpdates(options: TurnUpdatesOptions): TurnUpdates {
           status: event.isError ? "failed" : "completed",
           content: [
             { type: "content", content: { type: "text", text: event.text } },
-            ...(options.extraContent?.(event.id) ?? []),
+            ...diffs.after(event.id, event.isError),
           ],
         });
         return;

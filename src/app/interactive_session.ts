@@ -63,6 +63,11 @@ export interface InteractiveSessionOptions {
   readonly thinking?: string | undefined;
   /** `-s ID` / `-c`: the stored session to continue; absent for a new one. */
   readonly session?: SessionTarget | undefined;
+  /**
+   * The id of the new session, when the front end names it before its first
+   * turn (an editor gets it from `session/new`); absent: a fresh one.
+   */
+  readonly newSessionId?: string | undefined;
   /** `--record FILE`: one cassette for every turn (docs/testing.md). */
   readonly record?: string | undefined;
 }
@@ -99,6 +104,8 @@ export interface TurnOutcome {
   readonly usage: Usage;
   /** A `beforePrompt` hook refused the prompt (`error` says why): nothing was sent or stored. */
   readonly promptRefused?: true;
+  /** The run failed because it reached the agent's `max_turns`. */
+  readonly maxTurnsReached?: boolean;
 }
 
 /** What the last turn's run offered: its tools' names and its load diagnostics. */
@@ -165,6 +172,8 @@ export async function openInteractiveSession(
     thinking: options.thinking,
     preview: { modelRef: "", thinking: null, contextWindow: null } as TargetPreview,
     offered: null as OfferedTools | null,
+    /** The id the first turn of the new session takes, when the front end named it. */
+    newId: options.newSessionId,
   };
 
   function refresh(): void {
@@ -211,6 +220,7 @@ export async function openInteractiveSession(
   const request = (io: TurnIo): RunRequest => ({
     agent: chat.agent,
     continueSession: chat.stored === null ? undefined : { kind: "id", id: chat.stored.id },
+    newSessionId: chat.stored === null ? chat.newId : undefined,
     model: chat.model,
     workdir,
     config: options.config,
@@ -299,7 +309,14 @@ export async function openInteractiveSession(
           };
         }
         if (outcome.reason === "error") await plan.recordFailure(outcome.error ?? "the run failed");
-        return { reason: outcome.reason, error: outcome.error, usage: outcome.usage };
+        const { maxTurns } = plan.options;
+        return {
+          reason: outcome.reason,
+          error: outcome.error,
+          usage: outcome.usage,
+          maxTurnsReached: outcome.reason === "error" && maxTurns !== undefined &&
+            outcome.turns >= maxTurns,
+        };
       } catch (error) {
         return failed(error, io.signal);
       }
@@ -346,6 +363,7 @@ export async function openInteractiveSession(
     sessionFile,
     async newSession(agent) {
       chat.stored = null;
+      chat.newId = undefined;
       chat.thinking = options.thinking;
       chat.offered = null;
       await useAgent(agent ?? chat.agent ?? { kind: "id", id: chat.agentId });
