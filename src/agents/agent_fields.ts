@@ -13,6 +13,7 @@ import { isRecord } from "../base/unknown.ts";
 import { modelRefProblem } from "../config/model_ref.ts";
 import type { AgentProblem } from "./agent_file_error.ts";
 import { closeKey, COSMETIC_KEYS, FOREIGN_KEYS } from "./peer_dialect.ts";
+import { AGENT_ID_RULE, isValidAgentId } from "../base/names.ts";
 
 /** The frontmatter keys an agent file may use. */
 export const AGENT_FIELDS = [
@@ -25,6 +26,7 @@ export const AGENT_FIELDS = [
   "temperature",
   "max_turns",
   "thinking",
+  "agents",
 ] as const;
 
 /** Claude Code's spelling of `max_turns`, read as it. */
@@ -166,6 +168,35 @@ export function readThinking(value: unknown, context: FieldContext): string | un
     `must be a reasoning level such as low, medium or high (found ${describeValue(value)})`,
   );
   return undefined;
+}
+
+/**
+ * `agents:`, the ids the agent may delegate to with the `agent` tool, in
+ * order without duplicates; undefined when absent (every callable agent).
+ */
+export function readAgents(value: unknown, context: FieldContext): string[] | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (!Array.isArray(value)) {
+    report(
+      context,
+      ["agents"],
+      `must be a list of agent ids such as [reviewer, tester] (found ${describeValue(value)})`,
+    );
+    return undefined;
+  }
+  const ids: string[] = [];
+  value.forEach((item: unknown, index) => {
+    if (typeof item !== "string" || !isValidAgentId(item)) {
+      report(
+        context,
+        ["agents", index],
+        `must be an agent id (${AGENT_ID_RULE}; found ${describeValue(item)})`,
+      );
+    } else if (!ids.includes(item)) {
+      ids.push(item);
+    }
+  });
+  return ids;
 }
 
 /** The per-agent extension settings; reports anything but a mapping. */

@@ -27,6 +27,7 @@ import {
   type FieldContext,
   ignoredWarning,
   PERMISSION_FIELD,
+  readAgents,
   readConfig,
   readDescription,
   readMaxTurns,
@@ -79,6 +80,8 @@ export interface AgentDefinition {
   readonly maxTurns?: number;
   /** The default of `--thinking`. */
   readonly thinking?: string;
+  /** `agents:`, the ids the `agent` tool may delegate to; absent: every callable agent. */
+  readonly agents?: readonly string[];
   /** What a run of it says on stderr, one line each, naming the file (a project file left out, …). */
   readonly warnings: readonly string[];
   /**
@@ -193,6 +196,7 @@ export function parseAgentFile(
   const temperature = readTemperature(fields["temperature"], context);
   const maxTurns = readMaxTurns(fields, context);
   const thinking = readThinking(fields["thinking"], context);
+  const agents = readAgents(fields["agents"], context);
   const permission = readPermission(fields[PERMISSION_FIELD], context);
   if (context.problems.length > 0) throw agentFileError(path, context.problems);
   // A tool every call of which is denied is not offered at all.
@@ -223,6 +227,7 @@ export function parseAgentFile(
     ...(temperature === undefined ? {} : { temperature }),
     ...(maxTurns === undefined ? {} : { maxTurns }),
     ...(thinking === undefined ? {} : { thinking }),
+    ...(agents === undefined ? {} : { agents }),
     ...(permission.rules.size === 0 ? {} : { permissions: permission.rules }),
     warnings: unhonoured,
     notes: ignored === undefined ? notes : [...notes, ignored],

@@ -31,6 +31,8 @@ const CLAUDE_TOOLS: Readonly<Record<string, string>> = {
   Glob: "find",
   LS: "ls",
   WebFetch: "http",
+  Task: "agent",
+  Agent: "agent",
 };
 
 /** opencode's tool names (the keys of its `tools:` map) → rienda's built-ins. */
@@ -44,11 +46,11 @@ const OPENCODE_TOOLS: Readonly<Record<string, string>> = {
   glob: "find",
   list: "ls",
   webfetch: "http",
+  task: "agent",
 };
 
 /** Peer tools rienda has no counterpart for: a warning, not a failure. */
 const NO_COUNTERPART: ReadonlySet<string> = new Set([
-  "Agent",
   "AskUserQuestion",
   "BashOutput",
   "ExitPlanMode",
@@ -60,7 +62,6 @@ const NO_COUNTERPART: ReadonlySet<string> = new Set([
   "ReadMcpResourceTool",
   "Skill",
   "SlashCommand",
-  "Task",
   "TodoRead",
   "TodoWrite",
   "WebSearch",
@@ -68,7 +69,6 @@ const NO_COUNTERPART: ReadonlySet<string> = new Set([
   "lsp",
   "question",
   "skill",
-  "task",
   "todoread",
   "todowrite",
   "websearch",

@@ -33,6 +33,7 @@ export function checkedTool(tool: Tool, options: CheckedToolOptions = {}): Calla
     name: tool.name,
     description: tool.description,
     parameters: tool.parameters,
+    ...(tool.concurrent === true ? { concurrent: true } : {}),
     check: (args) => validateToolArguments(tool, args),
     async run(args, context) {
       const timeout = new AbortController();

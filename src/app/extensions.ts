@@ -26,6 +26,7 @@ import type { CapabilityPolicy } from "../extensions/capabilities.ts";
 import { builtinTools, type GuardedPath } from "../tools/builtins.ts";
 import type { Tool } from "../tools/tool.ts";
 import type { SecretSet } from "../secrets/secrets.ts";
+import type { Delegation } from "../tools/agent.ts";
 
 /** The folders of the rienda home extensions use, and the files the file tools guard. */
 export type ExtensionPaths = Pick<
@@ -106,6 +107,8 @@ export function createExtensionContext(options: ExtensionContextOptions): Extens
 /** What {@link loadRunExtensions} needs. */
 export interface RunExtensionsRequest extends Omit<ExtensionContextOptions, "agent"> {
   readonly agent: AgentDefinition;
+  /** Whom the `agent` tool can call and how; absent: it cannot. */
+  readonly delegation?: Delegation | undefined;
   /** Aborts loading (a module's top-level code) on interrupt. */
   readonly signal: AbortSignal;
 }
@@ -132,7 +135,7 @@ export async function loadRunExtensions(request: RunExtensionsRequest): Promise<
     ...(confirm === undefined ? {} : { confirm }),
     guarded: guardedHomePaths(paths),
     home: paths.home,
-  });
+  }, request.delegation);
   const byName = new Map(builtins.map((tool) => [tool.name, tool]));
   const builtinOnly = agent.hooks.length === 0 &&
     agent.tools.every((name) => byName.has(name)) &&

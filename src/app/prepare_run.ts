@@ -45,6 +45,9 @@ import { homeWorkspaceWarning } from "./home_workspace.ts";
 import { loadRunTools } from "./run_tools.ts";
 import { checkedTool } from "./checked_tool.ts";
 import { permittedTool } from "./permitted_tool.ts";
+import type { EventSink } from "../engine/events.ts";
+import { AGENT_TOOL_NAME } from "../tools/agent.ts";
+import { callableAgents, createDelegation, type ParentLink } from "./subagents.ts";
 
 /** What the user asked for. */
 export interface RunRequest {
@@ -90,6 +93,12 @@ export interface RunRequest {
   readonly signal?: AbortSignal | undefined;
   /** `--record` / `--replay`: builds the model client, so its requests are recorded or replayed. */
   readonly cassette?: RunCassette | undefined;
+  /** Where the events of subagents go, tagged with the parent's call id; absent: nowhere. */
+  readonly subagentEvents?: EventSink | undefined;
+  /** A subagent's run: the session and `agent` call it answers, and its depth. */
+  readonly parent?: ParentLink | undefined;
+  /** The model of an agent that names none (a subagent: its parent's). */
+  readonly inheritModel?: string | undefined;
 }
 
 /** A prepared run; dispose it to release the session and the extension host. */
@@ -122,12 +131,13 @@ export async function prepareRun(request: RunRequest): Promise<RunPlan> {
   const sources = await agentSources(paths, workdir);
   const agentSpec = request.agent?.kind === "file"
     ? { kind: "file" as const, path: agentFilePath(request.cwd, request.agent.path) }
-    : request.agent;
+    // A model picks a subagent: an untrusted project's files never supply it.
+    : request.agent && { ...request.agent, implicit: request.parent !== undefined };
   const agent = await loadTargetAgent({ config, sources }, agentSpec, continued);
   const credentials = await loadCredentials(paths.credentialsFile);
   const inputs = { config, sources, env: request.env, credentials };
   const { modelRef, thinking, modelFromSession } = targetModel(inputs, agent, {
-    model: request.model,
+    model: request.model ?? (agent.model === undefined ? request.inheritModel : undefined),
     thinking: request.thinking,
   }, continued);
   const resolved = resolveSessionModel(
@@ -160,6 +170,9 @@ export async function prepareRun(request: RunRequest): Promise<RunPlan> {
     refuse: refusingOwnFiles(guardedHomePaths(paths)),
   });
   reading.catch(() => {}); // awaited below; a failure of the extensions must not leave it unhandled
+  const delegates = agent.tools.includes(AGENT_TOOL_NAME)
+    ? await callableAgents(sources, agent)
+    : undefined;
   const extensions = await loadRunTools({
     mcpServers: config.mcpServers,
     env: request.env,
@@ -176,6 +189,31 @@ export async function prepareRun(request: RunRequest): Promise<RunPlan> {
     ...(request.confirm === undefined ? {} : { confirm: request.confirm }),
     ...(request.notify === undefined ? {} : { notify: request.notify }),
     signal: request.signal ?? new AbortController().signal,
+    delegation: delegates && createDelegation({
+      agents: delegates.agents,
+      sessionId,
+      keepsSessions: !request.noSession,
+      depth: request.parent?.depth ?? 0,
+      limits: config.subagents,
+      events: request.subagentEvents,
+      // A child is prepared like any run, in this run's workspace, with this run's model as its default.
+      prepare: (child) =>
+        prepareRun({
+          ...request,
+          agent: { kind: "id", id: child.agent },
+          continueSession: undefined,
+          model: undefined,
+          inheritModel: modelRef,
+          workdir,
+          maxTurns: undefined,
+          thinking: undefined,
+          title: child.title,
+          notice: (text) => child.events({ type: "notice", text }),
+          subagentEvents: child.events,
+          parent: child.parent,
+          signal: child.signal,
+        }),
+    }),
   });
   failure.use(extensions);
   const workspace = await reading;
@@ -202,6 +240,7 @@ export async function prepareRun(request: RunRequest): Promise<RunPlan> {
       agent: agent.id,
       agentFile: agentSpec?.kind === "file" ? agentSpec.path : undefined,
       model: modelRef,
+      parent: request.parent,
     })),
     {
       historyIds: resumed?.historyIds ?? [],
@@ -254,6 +293,7 @@ export async function prepareRun(request: RunRequest): Promise<RunPlan> {
         ...credentials.warnings,
         ...(continued?.warnings ?? []),
         ...extensions.diagnostics,
+        ...(delegates?.diagnostics ?? []),
         ...workspace.diagnostics,
         ...(atHome === undefined ? [] : [atHome]),
       ],

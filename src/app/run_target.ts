@@ -27,7 +27,8 @@ import { THINKING_OFF } from "../providers/thinking.ts";
 
 /** An agent asked for by id (of the agents folders) or by file (an absolute path). */
 export type AgentSpec =
-  | { readonly kind: "id"; readonly id: string }
+  /** `implicit`: not named by a person (a subagent): an untrusted project's files never supply it. */
+  | { readonly kind: "id"; readonly id: string; readonly implicit?: boolean }
   | { readonly kind: "file"; readonly path: string };
 
 /** A stored session a target continues: its id and its active branch. */
@@ -72,7 +73,9 @@ export async function loadTargetAgent(
   session: TargetSession | null,
 ): Promise<AgentDefinition> {
   if (spec?.kind === "file") return await loadAgentFile(spec.path);
-  if (spec?.kind === "id") return await loadAgent(inputs.sources, spec.id);
+  if (spec?.kind === "id") {
+    return await loadAgent(inputs.sources, spec.id, { implicit: spec.implicit === true });
+  }
   if (session !== null) return await loadSessionAgent(inputs.sources, session);
   return await loadDefaultAgent(inputs.sources, inputs.config);
 }

@@ -98,6 +98,8 @@ export async function runCommand(
     confirm,
     signal,
     cassette,
+    // Subagents' events go where the run's go, each tagged with its agent call.
+    subagentEvents: renderer.sink,
   }).catch((error: unknown) => {
     // A level the model does not accept is a usage error (exit 2).
     throw error instanceof ThinkingLevelError ? new UsageError(error.message, "run") : error;

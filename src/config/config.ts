@@ -77,6 +77,13 @@ export interface CompactionConfig {
   readonly keepRecentTokens: number;
 }
 
+/** `subagents:`: how deep delegation goes and how many children of one run run at once. */
+export interface SubagentConfig {
+  /** Children of the main agent are at depth 1; a delegation past this depth is refused. */
+  readonly maxDepth: number;
+  readonly maxParallel: number;
+}
+
 /** The parsed configuration, defaults applied. */
 export interface Config {
   /** The file it was read from; null when there was none. */
@@ -91,6 +98,7 @@ export interface Config {
   readonly environmentContext: boolean;
   readonly providers: Readonly<Record<string, ProviderConfig>>;
   readonly compaction: CompactionConfig;
+  readonly subagents: SubagentConfig;
   /** The `config:` block: free settings for extensions, keyed by tool or hook name. */
   readonly extensions: Readonly<Record<string, unknown>>;
   /** `mcp_servers:` by server name (docs/mcp.md). */
@@ -128,6 +136,7 @@ export function emptyConfig(file: string | null): Config {
       reserveTokens: DEFAULT_RESERVE_TOKENS,
       keepRecentTokens: DEFAULT_KEEP_RECENT_TOKENS,
     },
+    subagents: { maxDepth: 2, maxParallel: 4 },
     extensions: {},
     mcpServers: {},
     capabilityPolicy: { requireCapabilities: false, grants: {} },
@@ -237,6 +246,7 @@ function toConfig(file: string, raw: RawConfig, document: Record<string, unknown
     providers[name] = toProviderConfig(provider ?? {});
   }
   const defaults = emptyConfig(file).compaction;
+  const limits = emptyConfig(file).subagents;
   return {
     file,
     // checkConfig made sure a bare name resolves.
@@ -251,6 +261,10 @@ function toConfig(file: string, raw: RawConfig, document: Record<string, unknown
       enabled: raw.compaction?.enabled ?? defaults.enabled,
       reserveTokens: raw.compaction?.reserve_tokens ?? defaults.reserveTokens,
       keepRecentTokens: raw.compaction?.keep_recent_tokens ?? defaults.keepRecentTokens,
+    },
+    subagents: {
+      maxDepth: raw.subagents?.max_depth ?? limits.maxDepth,
+      maxParallel: raw.subagents?.max_parallel ?? limits.maxParallel,
     },
     extensions: { ...raw.config },
     mcpServers: toMcpServers(raw),

@@ -54,6 +54,10 @@ export interface RawConfig {
     readonly "reserve_tokens"?: number;
     readonly "keep_recent_tokens"?: number;
   } | null;
+  readonly subagents?: {
+    readonly "max_depth"?: number;
+    readonly "max_parallel"?: number;
+  } | null;
   readonly config?: Readonly<Record<string, unknown>> | null;
   readonly "mcp_servers"?: Readonly<Record<string, RawMcpServerConfig | null>> | null;
   readonly extensions?: RawExtensionsConfig | null;
@@ -202,6 +206,14 @@ export const CONFIG_SCHEMA = {
         enabled: { type: "boolean" },
         reserve_tokens: TOKEN_COUNT,
         keep_recent_tokens: TOKEN_COUNT,
+      },
+    },
+    subagents: {
+      type: ["object", "null"],
+      additionalProperties: false,
+      properties: {
+        max_depth: { type: "integer", minimum: 0, maximum: 10 },
+        max_parallel: { type: "integer", minimum: 1, maximum: 64 },
       },
     },
     config: { type: ["object", "null"] },

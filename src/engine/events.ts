@@ -9,8 +9,15 @@
 import type { StopReason, Usage } from "../llm/messages.ts";
 import type { EndReason } from "./hooks.ts";
 
-/** One event of a run. Tags are snake_case, as printed by `stream-json`. */
-export type RunEvent =
+/**
+ * One event of a run. Tags are snake_case, as printed by `stream-json`. An
+ * event of a subagent's run carries `parent`, the id of the `agent` call
+ * that started that run (docs/subagents.md).
+ */
+export type RunEvent = OwnEvent & { readonly parent?: string };
+
+/** The events a run emits itself, before any `parent` tag. */
+type OwnEvent =
   | {
     readonly type: "run_start";
     readonly sessionId: string;

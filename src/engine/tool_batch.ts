@@ -1,5 +1,7 @@
 /**
- * One turn's tool calls, run one after another in the model's order:
+ * One turn's tool calls, run one after another in the model's order (calls
+ * of a `concurrent` tool next to each other at the same time, each still
+ * through its own chains, which never overlap):
  * `beforeToolExecute` chain → argument check → tool (both given by the app,
  * which caps the text: `app/checked_tool.ts`) → `afterToolExecute` chain.
  * The `beforeToolExecute` hooks are handed the arguments the tool would run
@@ -31,9 +33,10 @@ import { payloadProblem } from "../sandbox/payload_limits.ts";
 import type { CallableTool, ToolResult } from "../tools/tool.ts";
 import { errorResult } from "../tools/tool.ts";
 import type { EventSink } from "./events.ts";
-import type { HookRunner, ToolCallPayload } from "./hooks.ts";
+import type { ToolCallPayload } from "./hooks.ts";
 import type { SessionWriter } from "./session_writer.ts";
 import { NOT_EXECUTED } from "./tool_calls.ts";
+import { serialHooks, type ToolHooks } from "./serial_hooks.ts";
 import { errorMessage } from "../base/unknown.ts";
 
 /** Result text of a call the interrupt stopped before it started. */
@@ -44,7 +47,7 @@ const INTERRUPTED_WHILE = "the run was interrupted while the tool ran";
 /** What a batch needs from the run. */
 export interface ToolBatchOptions {
   readonly tools: ReadonlyMap<string, CallableTool>;
-  readonly hooks: HookRunner;
+  readonly hooks: ToolHooks;
   readonly session: SessionWriter;
   readonly workdir: string;
   readonly emit: EventSink;
@@ -71,19 +74,45 @@ export async function runToolBatch(
   options: ToolBatchOptions,
 ): Promise<CallOutcome[]> {
   const outcomes: CallOutcome[] = [];
-  for (const call of calls) {
-    const payload: ToolCallPayload = {
-      id: call.id,
-      name: call.name,
-      arguments: call.rawArguments ?? call.arguments,
-    };
-    options.emit({ type: "tool_call", ...payload });
-    const done = await runOneCall(payload, refusals.get(call.id), options);
-    const result = { ...done, text: stripEscapes(done.text) };
-    options.emit({ type: "tool_result", id: call.id, name: call.name, ...result });
-    outcomes.push({ call, result });
+  const concurrent = (call: ToolCallBlock | undefined) =>
+    call !== undefined && !refusals.has(call.id) &&
+    options.tools.get(call.name)?.concurrent === true;
+  for (let index = 0; index < calls.length;) {
+    let end = index + 1;
+    if (concurrent(calls[index])) { while (concurrent(calls[end])) end++; }
+    const group = calls.slice(index, end);
+    index = end;
+    // Calls of a concurrent group run at the same time; their hook chains still run one at a time.
+    const groupOptions = group.length === 1
+      ? options
+      : { ...options, hooks: serialHooks(options.hooks) };
+    // Every call of the group settles before a failure (the session's) ends the batch.
+    const settled = await Promise.allSettled(
+      group.map((call) => runCall(call, refusals, groupOptions)),
+    );
+    for (const one of settled) {
+      if (one.status === "rejected") throw one.reason;
+      outcomes.push(one.value);
+    }
   }
   return outcomes;
+}
+
+async function runCall(
+  call: ToolCallBlock,
+  refusals: ReadonlyMap<string, string>,
+  options: ToolBatchOptions,
+): Promise<CallOutcome> {
+  const payload: ToolCallPayload = {
+    id: call.id,
+    name: call.name,
+    arguments: call.rawArguments ?? call.arguments,
+  };
+  options.emit({ type: "tool_call", ...payload });
+  const done = await runOneCall(payload, refusals.get(call.id), options);
+  const result = { ...done, text: stripEscapes(done.text) };
+  options.emit({ type: "tool_result", id: call.id, name: call.name, ...result });
+  return { call, result };
 }
 
 /** Results that stand in for calls that were never run (e.g. `--max-turns`). */

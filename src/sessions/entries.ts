@@ -43,6 +43,10 @@ export interface HeaderEntry {
   readonly agentFile?: string;
   readonly model: string;
   readonly workdir: string;
+  /** A subagent's session: the session of the run that delegated to it… */
+  readonly parentSession?: string;
+  /** …and the id of the `agent` call it answers. */
+  readonly parentCall?: string;
 }
 
 /** A text block on disk; `textSignature` keeps the llm block's signature. */

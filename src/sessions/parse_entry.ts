@@ -69,6 +69,16 @@ export function parseHeader(value: unknown): HeaderEntry {
     ...agentFileOf(fields),
     model: string(fields, "model"),
     workdir: string(fields, "workdir"),
+    ...parentOf(fields),
+  };
+}
+
+/** The optional link of a subagent's header to its parent session and call. */
+function parentOf(fields: Fields): { parentSession?: string; parentCall?: string } {
+  if (fields.parentSession === undefined && fields.parentCall === undefined) return {};
+  return {
+    parentSession: nonEmpty(fields, "parentSession"),
+    parentCall: nonEmpty(fields, "parentCall"),
   };
 }
 

@@ -58,6 +58,8 @@ export interface CreateSessionWriterOptions {
   readonly agentFile?: string | undefined;
   /** The `provider/model` reference, for the header. */
   readonly model: string;
+  /** A subagent's parent session and `agent` call, for the header. */
+  readonly parent?: { readonly sessionId: string; readonly callId: string } | undefined;
   /** The clock of `createdAt` fields. @default () => new Date() */
   readonly now?: () => Date;
 }
@@ -81,7 +83,8 @@ export async function sessionPath(
 export async function createSessionWriter(
   options: CreateSessionWriterOptions,
 ): Promise<SessionFileWriter> {
-  const { sessionsDir, workdir, id, agent, agentFile, model, now = () => new Date() } = options;
+  const { sessionsDir, workdir, id, agent, agentFile, model, parent, now = () => new Date() } =
+    options;
   const path = await sessionPath(sessionsDir, workdir, id);
   return createWriter({
     id,
@@ -104,6 +107,9 @@ export async function createSessionWriter(
           ...(agentFile === undefined ? {} : { agentFile }),
           model,
           workdir,
+          ...(parent === undefined
+            ? {}
+            : { parentSession: parent.sessionId, parentCall: parent.callId }),
         };
         return { file, lock, size: 0, prefix: `${JSON.stringify(header)}\n` };
       } catch (error) {

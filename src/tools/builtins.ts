@@ -5,6 +5,7 @@
  * @module
  */
 
+import { createAgentTool, type Delegation } from "./agent.ts";
 import { type Approval, NO_APPROVAL } from "./approval.ts";
 import { createEditTool } from "./edit.ts";
 import { createFindTool } from "./find.ts";
@@ -21,10 +22,12 @@ export { type Approval, type ApprovalQuestion, type GuardedPath, NO_APPROVAL } f
 /**
  * Fresh instances of the built-in tools, sorted by name; `approval` decides
  * what `write` and `edit` may do outside the workspace (nothing, by default)
- * and which of rienda's own files `read`, `grep`, `edit` and `write` may touch.
+ * and which of rienda's own files `read`, `grep`, `edit` and `write` may touch;
+ * `delegation` is whom `agent` can call and how (none: it cannot).
  */
-export function builtinTools(approval: Approval = NO_APPROVAL): Tool[] {
+export function builtinTools(approval: Approval = NO_APPROVAL, delegation?: Delegation): Tool[] {
   return [
+    createAgentTool(delegation),
     createEditTool(approval),
     createFindTool(),
     createGrepTool(approval),

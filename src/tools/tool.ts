@@ -36,6 +36,11 @@ export interface Tool {
   readonly description: string;
   /** JSON Schema of the arguments (an object schema). */
   readonly parameters: Readonly<Record<string, unknown>>;
+  /**
+   * Calls of this tool next to each other in one turn run at the same time
+   * (the `agent` tool); other calls run one after another.
+   */
+  readonly concurrent?: boolean;
   /** Runs one call with arguments already validated against `parameters`. */
   execute(args: Record<string, unknown>, context: ToolCallContext): Promise<ToolResult>;
 }
@@ -56,6 +61,8 @@ export interface CallableTool {
   readonly description: string;
   /** JSON Schema of the arguments (an object schema), sent to the model. */
   readonly parameters: Readonly<Record<string, unknown>>;
+  /** See {@link Tool.concurrent}. */
+  readonly concurrent?: boolean;
   check(args: unknown): Promise<ArgumentsCheck>;
   run(args: Record<string, unknown>, context: ToolCallContext): Promise<ToolResult>;
 }

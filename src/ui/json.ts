@@ -6,6 +6,7 @@
  */
 
 import type { RunEvent } from "../engine/events.ts";
+import { addUsage, type Usage } from "../llm/messages.ts";
 import type { TextSink } from "./io.ts";
 import type { Renderer } from "./text.ts";
 
@@ -16,8 +17,18 @@ import type { Renderer } from "./text.ts";
 export function createJsonRenderer(stdout: TextSink, now: () => number = Date.now): Renderer {
   let start: Extract<RunEvent, { type: "run_start" }> | undefined;
   let startedAt = now();
+  let subagents = 0;
+  let childUsage: Usage | undefined;
   return {
     sink(event) {
+      // A subagent's run: its usage counts, its other events do not show.
+      if (event.parent !== undefined) {
+        if (event.type === "run_end") {
+          subagents++;
+          childUsage = childUsage === undefined ? event.usage : addUsage(childUsage, event.usage);
+        }
+        return;
+      }
       if (event.type === "run_start") {
         start = event;
         startedAt = now();
@@ -29,8 +40,9 @@ export function createJsonRenderer(stdout: TextSink, now: () => number = Date.no
         model: start?.model ?? null,
         reason: event.reason,
         text: event.text,
-        usage: event.usage,
+        usage: childUsage === undefined ? event.usage : addUsage(event.usage, childUsage),
         turns: event.turns,
+        ...(subagents === 0 ? {} : { subagents }),
         durationMs: Math.max(0, Math.round(now() - startedAt)),
         ...(event.error === undefined ? {} : { error: event.error }),
       };

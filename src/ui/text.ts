@@ -33,6 +33,7 @@ import {
   terminalSafe,
 } from "./terminal_text.ts";
 import { changeOf, paintDiffLine, resultSummary } from "./tool_lines.ts";
+import { createSubagentLines } from "./subagent_lines.ts";
 
 /** Where and how the text renderer writes. */
 export interface TextRendererOptions {
@@ -104,7 +105,14 @@ export function createTextRenderer(options: TextRendererOptions): Renderer {
     stderr.write(style.dim(shown));
     stderrAtLineStart = shown.endsWith("\n");
   };
+  const subagentLines = createSubagentLines(style);
   const sink: EventSink = (event) => {
+    const nested = subagentLines(event);
+    if (event.parent !== undefined) {
+      for (const text of nested) line(text);
+      if (nested.length > 0 && toolProgress !== undefined) spinner.start(toolProgress);
+      return;
+    }
     switch (event.type) {
       case "run_start":
         if (options.showSession) line(`session: ${event.sessionId}`);

@@ -4,7 +4,8 @@
  * request.
  *
  * - Every request to a protocol route consumes the next {@link Turn}, whatever
- *   the route; an empty script answers 500 `the script ran out of turns`.
+ *   the route (the next one whose `when` it matches); an empty script
+ *   answers 500 `the script ran out of turns`.
  * - Requests are recorded on arrival, before any delay, so a test can wait for
  *   one and then interrupt the client mid-stream.
  * - It never imports `src/`: the codecs reproduce the vendors' SSE themselves.
@@ -53,6 +54,9 @@ export interface FakeProvider extends AsyncDisposable {
   close(): Promise<void>;
 }
 
+/** How long a `holdUntilRequests` turn waits for the others. */
+const HOLD_TIMEOUT_MS = 20_000;
+
 /** The message of the 500 answered when the script is empty. */
 export const OUT_OF_TURNS_MESSAGE = "the script ran out of turns";
 
@@ -82,9 +86,20 @@ export function startFakeProvider(turns: readonly Turn[] = []): Promise<FakeProv
       const message = `the fake provider has no route for ${request.method} ${path}`;
       return Response.json({ error: { message } }, { status: 404 });
     }
-    const turn = script.shift();
+    const index = script.findIndex((turn) =>
+      turn.when === undefined || rawBody.includes(turn.when)
+    );
+    const [turn] = index === -1 ? [] : script.splice(index, 1);
     if (turn === undefined) return errorResponse(codec, 500, OUT_OF_TURNS_MESSAGE);
     turnNumber += 1;
+    if (turn.holdUntilRequests !== undefined) {
+      const wanted = turn.holdUntilRequests;
+      const came = await waitUntil(() => requests.length >= wanted, waiters, {
+        timeoutMs: HOLD_TIMEOUT_MS,
+        onTimeout: () => new Error(`held for ${wanted} requests, ${requests.length} came`),
+      }).then(() => null, (error: Error) => error.message);
+      if (came !== null) return errorResponse(codec, 500, came);
+    }
     // Not request.signal: Deno aborts it once a response is delivered (legacy behaviour).
     const signal = closing.signal;
     if (turn.firstByteDelayMs) await delay(turn.firstByteDelayMs, signal);

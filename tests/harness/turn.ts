@@ -33,6 +33,18 @@ export interface ScriptedUsage {
 
 /** One scripted response; every field is optional. */
 export interface Turn {
+  /**
+   * Answer only a request whose body contains this text: the first turn of
+   * the script that matches (or has no `when`) answers a request, so
+   * requests that arrive in any order (subagents) each get their own turn.
+   */
+  readonly when?: string;
+  /**
+   * Hold the answer until this many requests have arrived in all (this one
+   * included): proof that requests are in flight at the same time. After
+   * 20 seconds it answers 500 saying how many came.
+   */
+  readonly holdUntilRequests?: number;
   readonly text?: string;
   /** How many deltas `text` (and `thinking`) are split into. @default 1 */
   readonly chunks?: number;
