@@ -43,6 +43,7 @@ Deno.test("rienda tools lists built-in and user tools and reports broken ones on
   const result = await env.run(["tools"]);
   assert.equal(result.code, 1, "broken tools fail the listing, like broken agents");
   assert.deepEqual(linesOf(result.stdout), [
+    "agent       built-in  Hands a task to another agent, which works on it alone and answers.",
     "edit        built-in  Replaces exact text in a file and shows the diff.",
     "find        built-in  Finds files by glob pattern, newest first.",
     "grep        built-in  Searches file contents with a regular expression.",
@@ -142,7 +143,7 @@ Deno.test("rienda tools test says what is wrong with bad JSON, unknown and broke
     [
       ["nope"],
       1,
-      /^rienda: unknown tool "nope" \(available: broken, edit, find, grep, http, ls, read, shell, word-count, write\)$/,
+      /^rienda: unknown tool "nope" \(available: agent, broken, edit, find, grep, http, ls, read, shell, word-count, write\)$/,
     ],
     [["broken"], 1, /^rienda: tool "broken": missing "execute" \(a function\)$/],
     [["word-count", "-C", "missing-dir"], 1, /^rienda: workdir .*missing-dir is not a directory/],

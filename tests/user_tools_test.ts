@@ -314,7 +314,7 @@ Deno.test("declaring a broken or unknown tool fails before any request", async (
     ["empty", 'tool "empty": index.js is missing'],
     [
       "nope",
-      'unknown tool "nope" (available: edit, find, grep, http, ls, no-execute, read, shell, syntax, word-count, write)',
+      'unknown tool "nope" (available: agent, edit, find, grep, http, ls, no-execute, read, shell, syntax, word-count, write)',
     ],
   ] as const;
   for (const [name, problem] of cases) {

@@ -94,7 +94,7 @@ Deno.test("loadRunExtensions() loads a user tool that replaces a built-in, and f
         error.message,
         `${
           join(root, "agents", "coder.md")
-        }: tools: unknown tool "grepp" (available: edit, find, grep, http, ls, read, shell, write)`,
+        }: tools: unknown tool "grepp" (available: agent, edit, find, grep, http, ls, read, shell, write)`,
       );
       return true;
     },

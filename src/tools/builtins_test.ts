@@ -4,6 +4,7 @@ import { builtinTools } from "./builtins.ts";
 
 Deno.test("builtinTools() lists every built-in tool, sorted by name", () => {
   assert.deepEqual(builtinTools().map((tool) => tool.name), [
+    "agent",
     "edit",
     "find",
     "grep",
