@@ -64,7 +64,7 @@ export const CLAUDE_EVENTS = [
 export type ClaudeEvent = typeof CLAUDE_EVENTS[number];
 
 /** The Claude Code events whose matcher Claude Code reads (tool names, or how a session starts or ends). */
-const MATCHED_CLAUDE_EVENTS: readonly ClaudeEvent[] = [
+export const MATCHED_CLAUDE_EVENTS: readonly ClaudeEvent[] = [
   "PreToolUse",
   "PostToolUse",
   "SessionStart",
