@@ -5,7 +5,7 @@
  * are inside it; it needs no `deno.json` and no npm download.
  *
  * The entry points are `src/main.ts` and the modules the CLI loads by a
- * computed specifier or as a worker ({@link LAZY_ENTRIES}); code splitting
+ * computed specifier or as a worker (`LAZY_ENTRIES`, `lazy_entries.ts`); code splitting
  * keeps them lazy. Their specifiers are spelled for the source tree, so each
  * is respelled to the bundled file, and the build stamp of `src/base/version.ts`
  * is filled in, and esbuild's `require` is made on first use. Every replacement
@@ -18,52 +18,12 @@
 
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
+import { LAZY_ENTRIES } from "./lazy_entries.ts";
+
+export { LAZY_ENTRIES };
 
 /** The repository root. */
 export const ROOT = fileURLToPath(new URL("../", import.meta.url));
-
-/** A module the CLI loads by a computed specifier or as a worker, so no bundler follows it. */
-export interface LazyEntry {
-  /** The module, relative to the root. */
-  readonly module: string;
-  /** The module that loads it, and how it spells the specifier there. */
-  readonly loadedBy: string;
-  readonly spelled: string;
-}
-
-/** Every such module; `tests/distribution_test.ts` checks this list against the code. */
-export const LAZY_ENTRIES: readonly LazyEntry[] = [
-  {
-    module: "src/extensions/worker/guest_worker.ts",
-    loadedBy: "src/extensions/guest_worker_handle.ts",
-    spelled: "./worker/guest_worker.ts",
-  },
-  {
-    module: "src/tools/grep_worker.ts",
-    loadedBy: "src/tools/grep.ts",
-    spelled: "./grep_worker.ts",
-  },
-  {
-    module: "src/mcp/mcp_tools.ts",
-    loadedBy: "src/app/load_mcp.ts",
-    spelled: "../mcp/mcp_tools.ts",
-  },
-  {
-    module: "src/acp/server.ts",
-    loadedBy: "src/cli/acp.ts",
-    spelled: "../acp/server.ts",
-  },
-  {
-    module: "src/ui/interactive/main.ts",
-    loadedBy: "src/cli/interactive.ts",
-    spelled: "../ui/interactive/main.ts",
-  },
-  {
-    module: "src/ui/interactive/highlight_languages.ts",
-    loadedBy: "src/ui/interactive/highlight.ts",
-    spelled: "./highlight_languages.ts",
-  },
-];
 
 /** The CLI's entry point. */
 export const MAIN = "src/main.ts";

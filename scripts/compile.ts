@@ -12,7 +12,8 @@
  */
 
 import { join } from "node:path";
-import { buildStamp, bundle, bundledPath, LAZY_ENTRIES, permissionFlags, ROOT } from "./bundle.ts";
+import { buildStamp, bundle, bundledPath, permissionFlags, ROOT } from "./bundle.ts";
+import { LAZY_ENTRIES } from "./lazy_entries.ts";
 
 /** The release targets, as `deno compile --target` names them. */
 export const TARGETS = [

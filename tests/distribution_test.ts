@@ -8,7 +8,8 @@
 import assert from "node:assert/strict";
 import { join, relative } from "node:path";
 import { parse } from "yaml";
-import { bundledPath, LAZY_ENTRIES, MAIN } from "../scripts/bundle.ts";
+import { bundledPath, MAIN } from "../scripts/bundle.ts";
+import { LAZY_ENTRIES } from "../scripts/lazy_entries.ts";
 import { BUNDLE_DIR, compileArgs, TARGETS } from "../scripts/compile.ts";
 import { createTestEnv } from "./harness/env.ts";
 import { CHECKOUT_DIR } from "./harness/rienda.ts";
@@ -110,6 +111,15 @@ Deno.test("every computed specifier and worker URL of src/ is a lazy entry point
       entry.module,
       `${entry.loadedBy}: ${entry.spelled}`,
     );
+  }
+});
+
+Deno.test("every lazily imported module is typed by its loader as typeof import() of its own specifier", async () => {
+  for (const entry of LAZY_ENTRIES) {
+    const text = await Deno.readTextFile(join(CHECKOUT_DIR, entry.loadedBy));
+    const typed = [...text.matchAll(/typeof import\(\s*"([^"]+)"\s*\)/g)].map((match) => match[1]);
+    // A worker has no module type; a module's loader names its exports' type, not a copy.
+    assert.deepEqual(typed, entry.kind === "module" ? [entry.spelled] : [], entry.loadedBy);
   }
 });
 

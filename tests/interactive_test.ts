@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { assistantEntry, checkSession, userPromptEntry } from "./harness/assertions.ts";
 import { createTestEnv, type TestEnv } from "./harness/env.ts";
 import { startFakeProvider } from "./harness/fake_provider.ts";
+import { loadedModules } from "./harness/loaded_modules.ts";
 import { at } from "./harness/json.ts";
 import { type PtyOptions, type PtySession, startPty } from "./harness/pty.ts";
 import { CHECKOUT_DIR } from "./harness/rienda.ts";
@@ -376,21 +377,7 @@ Deno.test("rienda run on a terminal, and the TERM=dumb chat, drop a line typed b
 });
 
 Deno.test("the module graph of every command leaves the interactive UI out (it loads by URL)", async () => {
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "info",
-      "--json",
-      "--config",
-      `${CHECKOUT_DIR}/deno.json`,
-      `${CHECKOUT_DIR}/src/main.ts`,
-    ],
-    stdin: "null",
-  }).output();
-  assert.ok(output.success);
-  const info: { modules: { specifier: string }[] } = JSON.parse(
-    new TextDecoder().decode(output.stdout),
-  );
-  const loaded = info.modules.map((module) => module.specifier).filter((specifier) =>
+  const loaded = (await loadedModules("src/main.ts")).filter((specifier) =>
     /\/src\/ui\/interactive\/(?!backend\.ts$)|npm:\/?(marked|fzf|highlight\.js|get-east-asian-width)@/
       .test(specifier)
   );

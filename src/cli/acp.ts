@@ -22,28 +22,10 @@ export interface AcpFlags {
 }
 
 /**
- * What `acp/server.ts` exports, declared here: even a type-level `import()`
- * of it would put the SDK in the module graph of every command.
+ * What `acp/server.ts` exports. A type-level `import()` is erased: `deno run`
+ * loads the module only when {@link acpCommand} imports it.
  */
-interface AcpServer {
-  serveAcp(options: {
-    readonly input: ReadableStream<Uint8Array>;
-    readonly output: WritableStream<Uint8Array>;
-    readonly log: (line: string) => void;
-    readonly agent: {
-      readonly agent: { readonly kind: "id"; readonly id: string } | {
-        readonly kind: "file";
-        readonly path: string;
-      } | undefined;
-      readonly model: string | undefined;
-      readonly config: string | undefined;
-      readonly autoApprove: boolean;
-      readonly env: (name: string) => string | undefined;
-      readonly secrets: Io["secrets"];
-    };
-    readonly signal: AbortSignal;
-  }): Promise<void>;
-}
+type AcpServer = typeof import("../acp/server.ts");
 
 /** Serves one editor until it closes stdin; resolves to the exit code. */
 export async function acpCommand(io: Io, signal: AbortSignal, flags: AcpFlags): Promise<number> {

@@ -11,12 +11,10 @@
  * @module
  */
 
-import type { ChatBackend } from "../ui/interactive/backend.ts";
 import type { Io } from "../ui/io.ts";
 import { UsageError } from "./exit.ts";
 import { parseInteractiveFlags } from "./interactive_flags.ts";
 import { rememberStoredSecrets } from "../app/known_secrets.ts";
-import type { TrustQuestion } from "./trust_question.ts";
 import { VERSION_WORDS } from "./version.ts";
 
 /** The usage error of a chat without a terminal. */
@@ -33,19 +31,10 @@ export function isInteractiveInvocation(argv: readonly string[]): boolean {
 }
 
 /**
- * What `ui/interactive/main.ts` exports, declared here: even a type-level
- * `import()` of it would put the whole UI in the module graph of every command.
+ * What `ui/interactive/main.ts` exports. A type-level `import()` is erased:
+ * `deno run` loads the UI only when the chat starts.
  */
-interface InteractiveUi {
-  startInteractive(options: {
-    readonly io: Io;
-    readonly loadBackend: () => Promise<ChatBackend>;
-    readonly prompt: string | undefined;
-    readonly autoApprove: boolean;
-    readonly signal: AbortSignal;
-    readonly startQuestion?: TrustQuestion;
-  }): Promise<number>;
-}
+type InteractiveUi = typeof import("../ui/interactive/main.ts");
 
 /** Runs the chat; resolves to the exit code. */
 export async function interactiveCommand(

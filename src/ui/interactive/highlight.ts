@@ -8,12 +8,10 @@
  * @module
  */
 
-interface Highlighter {
-  highlight(code: string, options: { language: string; ignoreIllegals: boolean }): {
-    value: string;
-  };
-  getLanguage(name: string): unknown;
-}
+/** What `highlight_languages.ts` exports (a type-level `import()`, erased at run time). */
+type HighlightLanguages = typeof import("./highlight_languages.ts");
+
+type Highlighter = ReturnType<HighlightLanguages["createHighlighter"]>;
 
 let highlighter: Highlighter | null = null;
 let loading: Promise<void> | null = null;
@@ -22,7 +20,7 @@ let loading: Promise<void> | null = null;
 export function loadHighlighter(): Promise<void> {
   loading ??= (async () => {
     const url = new URL("./highlight_languages.ts", import.meta.url).href;
-    const module: { createHighlighter(): Highlighter } = await import(url);
+    const module: HighlightLanguages = await import(url);
     const created = module.createHighlighter();
     // The first highlight of a language compiles its grammar: do it now.
     created.highlight("const a = 1;", { language: "typescript", ignoreIllegals: true });
