@@ -14,6 +14,7 @@ import { modelRefProblem } from "../config/model_ref.ts";
 import type { AgentProblem } from "./agent_file_error.ts";
 import { closeKey, COSMETIC_KEYS, FOREIGN_KEYS } from "./peer_dialect.ts";
 import { AGENT_ID_RULE, isValidAgentId } from "../base/names.ts";
+import { parseSandboxSetting, type SandboxSetting } from "../sandbox/sandbox_setting.ts";
 
 /** The frontmatter keys an agent file may use. */
 export const AGENT_FIELDS = [
@@ -27,6 +28,7 @@ export const AGENT_FIELDS = [
   "max_turns",
   "thinking",
   "agents",
+  "sandbox",
 ] as const;
 
 /** Claude Code's spelling of `max_turns`, read as it. */
@@ -197,6 +199,16 @@ export function readAgents(value: unknown, context: FieldContext): string[] | un
     }
   });
   return ids;
+}
+
+/** `sandbox:`: a mode or `{ mode, network, writable }`, or undefined when absent (docs/sandbox.md). */
+export function readSandbox(value: unknown, context: FieldContext): SandboxSetting | undefined {
+  if (value === undefined || value === null) return undefined;
+  const parsed = parseSandboxSetting(value);
+  for (const problem of parsed.problems) {
+    report(context, ["sandbox", ...problem.path], problem.message);
+  }
+  return parsed.problems.length === 0 ? parsed.setting : undefined;
 }
 
 /** The per-agent extension settings; reports anything but a mapping. */

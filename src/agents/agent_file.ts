@@ -33,6 +33,7 @@ import {
   readMaxTurns,
   readModel,
   readName,
+  readSandbox,
   readTemperature,
   readThinking,
 } from "./agent_fields.ts";
@@ -40,6 +41,7 @@ import { readHooks, readTools } from "./agent_tools.ts";
 import { type AgentPermissions, deniesAll, readPermission, rulesFor } from "./agent_permissions.ts";
 import type { HookPolicy } from "./entry_options.ts";
 import { splitFrontmatter } from "./frontmatter.ts";
+import type { SandboxSetting } from "../sandbox/sandbox_setting.ts";
 import { quoteColonValues } from "./yaml_recovery.ts";
 import { errorMessage } from "../base/unknown.ts";
 import { readTextFileAtMost } from "../host/read_at_most.ts";
@@ -82,6 +84,8 @@ export interface AgentDefinition {
   readonly thinking?: string;
   /** `agents:`, the ids the `agent` tool may delegate to; absent: every callable agent. */
   readonly agents?: readonly string[];
+  /** `sandbox:`, the sandbox of the agent's commands (docs/sandbox.md); absent when unset. */
+  readonly sandbox?: SandboxSetting;
   /** What a run of it says on stderr, one line each, naming the file (a project file left out, …). */
   readonly warnings: readonly string[];
   /**
@@ -197,6 +201,7 @@ export function parseAgentFile(
   const maxTurns = readMaxTurns(fields, context);
   const thinking = readThinking(fields["thinking"], context);
   const agents = readAgents(fields["agents"], context);
+  const sandbox = readSandbox(fields["sandbox"], context);
   const permission = readPermission(fields[PERMISSION_FIELD], context);
   if (context.problems.length > 0) throw agentFileError(path, context.problems);
   // A tool every call of which is denied is not offered at all.
@@ -228,6 +233,7 @@ export function parseAgentFile(
     ...(maxTurns === undefined ? {} : { maxTurns }),
     ...(thinking === undefined ? {} : { thinking }),
     ...(agents === undefined ? {} : { agents }),
+    ...(sandbox === undefined ? {} : { sandbox }),
     ...(permission.rules.size === 0 ? {} : { permissions: permission.rules }),
     warnings: unhonoured,
     notes: ignored === undefined ? notes : [...notes, ignored],

@@ -435,3 +435,17 @@ Deno.test("isValidName() allows 1 to 64 letters, digits, _ and -", () => {
     strictEqual(isValidName(name), false, name);
   }
 });
+
+Deno.test("parseAgentFile() reads sandbox: and names a wrong field with its line", () => {
+  const ok = parseAgentFile(
+    "---\ndescription: d\nsandbox:\n  mode: read-only\n  network: true\n---\nbody\n",
+    PATH,
+    "review",
+  );
+  deepStrictEqual(ok.sandbox, { mode: "read-only", network: true, writable: [] });
+  strictEqual(
+    errorOf("---\ndescription: d\nsandbox:\n  mode: read-only\n  writable: [tmp]\n---\nbody\n")
+      .message,
+    `${PATH}:5: sandbox.writable[0]: must be an absolute path or start with "~/" (found "tmp")`,
+  );
+});

@@ -27,6 +27,7 @@ import { builtinTools, type GuardedPath } from "../tools/builtins.ts";
 import type { Tool } from "../tools/tool.ts";
 import type { SecretSet } from "../secrets/secrets.ts";
 import type { Delegation } from "../tools/agent.ts";
+import type { CommandSandbox } from "../sandbox/command_sandbox.ts";
 
 /** The folders of the rienda home extensions use, and the files the file tools guard. */
 export type ExtensionPaths = Pick<
@@ -79,6 +80,8 @@ export interface ExtensionContextOptions {
   readonly notify?: (notice: UserNotice) => void;
   /** Asks a person for `ctx.confirm`; absent when nobody can answer. */
   readonly confirm?: ExtensionRunContext["confirm"];
+  /** Confines `shell` and `ctx.system.exec` (docs/sandbox.md); absent with `sandbox: off`. */
+  readonly sandbox?: CommandSandbox;
 }
 
 /** The run context behind every `ctx` (`ctx.confirm`: `-y`, else the person when one can be asked, else false). */
@@ -98,6 +101,7 @@ export function createExtensionContext(options: ExtensionContextOptions): Extens
     cacheDir: paths.cacheDir,
     storeDir: paths.storeDir,
     autoApprove: options.autoApprove,
+    ...(options.sandbox === undefined ? {} : { sandbox: options.sandbox }),
     notice: options.notice,
     ...(notify === undefined ? {} : { notify }),
     ...(confirm === undefined ? {} : { confirm }),
@@ -130,12 +134,16 @@ export interface RunExtensions extends AsyncDisposable {
 export async function loadRunExtensions(request: RunExtensionsRequest): Promise<RunExtensions> {
   const { agent, paths } = request;
   const { autoApprove, confirm } = request;
-  const builtins = builtinTools({
-    autoApprove,
-    ...(confirm === undefined ? {} : { confirm }),
-    guarded: guardedHomePaths(paths),
-    home: paths.home,
-  }, request.delegation);
+  const builtins = builtinTools(
+    {
+      autoApprove,
+      ...(confirm === undefined ? {} : { confirm }),
+      guarded: guardedHomePaths(paths),
+      home: paths.home,
+    },
+    request.delegation,
+    request.sandbox ?? null,
+  );
   const byName = new Map(builtins.map((tool) => [tool.name, tool]));
   const builtinOnly = agent.hooks.length === 0 &&
     agent.tools.every((name) => byName.has(name)) &&

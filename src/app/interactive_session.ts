@@ -18,6 +18,7 @@
  */
 
 import type { AgentDefinition } from "../agents/agent_file.ts";
+import type { SandboxMode } from "../sandbox/sandbox_setting.ts";
 import { agentSources } from "../agents/agent_sources.ts";
 import { loadAgent } from "../agents/catalog.ts";
 import { type Config, loadConfig } from "../config/config.ts";
@@ -70,6 +71,8 @@ export interface InteractiveSessionOptions {
   readonly newSessionId?: string | undefined;
   /** `--record FILE`: one cassette for every turn (docs/testing.md). */
   readonly record?: string | undefined;
+  /** `--sandbox MODE`: every turn's commands (docs/sandbox.md). */
+  readonly sandbox?: SandboxMode | undefined;
 }
 
 /** What the next turn uses. */
@@ -229,6 +232,7 @@ export async function openInteractiveSession(
     maxTurns: undefined,
     noSession: false,
     thinking: chat.thinking,
+    sandbox: options.sandbox,
     env,
     cwd,
     secrets: options.secrets,

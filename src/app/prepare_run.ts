@@ -48,6 +48,8 @@ import { permittedTool } from "./permitted_tool.ts";
 import type { EventSink } from "../engine/events.ts";
 import { AGENT_TOOL_NAME } from "../tools/agent.ts";
 import { callableAgents, createDelegation, type ParentLink } from "./subagents.ts";
+import { runSandbox } from "./run_sandbox.ts";
+import type { SandboxMode, SandboxSetting } from "../sandbox/sandbox_setting.ts";
 
 /** What the user asked for. */
 export interface RunRequest {
@@ -99,6 +101,10 @@ export interface RunRequest {
   readonly parent?: ParentLink | undefined;
   /** The model of an agent that names none (a subagent: its parent's). */
   readonly inheritModel?: string | undefined;
+  /** `--sandbox MODE`: wins over the agent's and config.yaml's `sandbox:` (docs/sandbox.md). */
+  readonly sandbox?: SandboxMode | undefined;
+  /** A subagent's run: its parent's sandbox, which the child may tighten, never loosen. */
+  readonly parentSandbox?: SandboxSetting | undefined;
 }
 
 /** A prepared run; dispose it to release the session and the extension host. */
@@ -173,6 +179,15 @@ export async function prepareRun(request: RunRequest): Promise<RunPlan> {
   const delegates = agent.tools.includes(AGENT_TOOL_NAME)
     ? await callableAgents(sources, agent)
     : undefined;
+  const confinement = await runSandbox({
+    flag: request.sandbox,
+    config,
+    agent,
+    paths,
+    workdir,
+    home: request.env("HOME") ?? paths.home,
+    parent: request.parentSandbox,
+  });
   const extensions = await loadRunTools({
     mcpServers: config.mcpServers,
     env: request.env,
@@ -185,6 +200,7 @@ export async function prepareRun(request: RunRequest): Promise<RunPlan> {
     sessionId,
     modelRef,
     autoApprove: request.autoApprove,
+    ...(confinement.sandbox === null ? {} : { sandbox: confinement.sandbox }),
     notice: request.notice ?? (() => {}),
     ...(request.confirm === undefined ? {} : { confirm: request.confirm }),
     ...(request.notify === undefined ? {} : { notify: request.notify }),
@@ -211,6 +227,7 @@ export async function prepareRun(request: RunRequest): Promise<RunPlan> {
           notice: (text) => child.events({ type: "notice", text }),
           subagentEvents: child.events,
           parent: child.parent,
+          parentSandbox: confinement.setting,
           signal: child.signal,
         }),
     }),
@@ -290,6 +307,7 @@ export async function prepareRun(request: RunRequest): Promise<RunPlan> {
       workdir,
       diagnostics: [
         ...agent.warnings,
+        ...(confinement.warning === undefined ? [] : [confinement.warning]),
         ...credentials.warnings,
         ...(continued?.warnings ?? []),
         ...extensions.diagnostics,

@@ -57,6 +57,7 @@ export async function createChatBackend(options: ChatBackendOptions): Promise<Ch
       ? { kind: "latest" }
       : undefined,
     record: flags.record,
+    sandbox: flags.sandbox,
   });
   return chatBackend(session, io.env, flags.resume);
 }

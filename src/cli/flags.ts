@@ -5,6 +5,9 @@
  * @module
  */
 
+import { isSandboxMode, type SandboxMode } from "../sandbox/sandbox_setting.ts";
+import { UsageError } from "./exit.ts";
+
 /** The help of `--config`, the same on every command. */
 export const CONFIG_FLAG_HELP =
   "configuration file (default: $RIENDA_CONFIG, then $RIENDA_HOME/config.yaml)";
@@ -23,4 +26,28 @@ export function commanderMessage(message: string): string {
   return message.replace(/^error: /, "")
     .replace(/\s*\(Did you mean (.+)\?\)\s*$/s, ": did you mean $1?")
     .replace(/'([^']*)'/g, '"$1"').replace(/\.$/, "");
+}
+
+/** The flags and help of `--sandbox`, the same on `rienda run`, the chat and `rienda acp`. */
+export const SANDBOX_FLAG = "--sandbox <mode>";
+
+/** The help of `--sandbox`. */
+export const SANDBOX_FLAG_HELP =
+  "confine commands: workspace-write, read-only or off (wins over the agent and config.yaml)";
+
+/**
+ * The `--sandbox` value commander parsed, checked; undefined when absent.
+ *
+ * @throws {UsageError} naming the modes when the value is none of them
+ */
+export function sandboxFlag(
+  flags: Record<string, unknown>,
+  command?: string,
+): SandboxMode | undefined {
+  const value = stringFlag(flags, "sandbox");
+  if (value === undefined || isSandboxMode(value)) return value;
+  throw new UsageError(
+    `--sandbox must be workspace-write, read-only or off (found ${JSON.stringify(value)})`,
+    command,
+  );
 }

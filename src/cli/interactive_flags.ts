@@ -8,7 +8,15 @@
 import { Command, CommanderError, Option } from "commander";
 import type { Io } from "../ui/io.ts";
 import { UsageError } from "./exit.ts";
-import { commanderMessage, CONFIG_FLAG_HELP, stringFlag } from "./flags.ts";
+import {
+  commanderMessage,
+  CONFIG_FLAG_HELP,
+  SANDBOX_FLAG,
+  SANDBOX_FLAG_HELP,
+  sandboxFlag,
+  stringFlag,
+} from "./flags.ts";
+import type { SandboxMode } from "../sandbox/sandbox_setting.ts";
 
 /** The parsed flags of the interactive mode. */
 export interface InteractiveFlags {
@@ -26,6 +34,8 @@ export interface InteractiveFlags {
   readonly prompt: string | undefined;
   /** `--record FILE`: the cassette every turn's provider exchanges are written to. */
   readonly record: string | undefined;
+  /** `--sandbox MODE` (docs/sandbox.md). */
+  readonly sandbox?: SandboxMode | undefined;
 }
 
 /** The chat's flags, with the descriptions `rienda --help` lists. */
@@ -48,6 +58,7 @@ function chatCommand(): Command {
     .option("--config <path>", CONFIG_FLAG_HELP)
     .option("-y, --auto-approve", "answer every confirmation with yes")
     .option("--thinking <level>", "reasoning level: low, medium, high (default: off)")
+    .option(SANDBOX_FLAG, SANDBOX_FLAG_HELP)
     .option("--record <file>", "write every provider exchange to a cassette");
 }
 
@@ -85,6 +96,7 @@ export function parseInteractiveFlags(argv: readonly string[], io: Io): Interact
         thinking: text("thinking"),
         prompt: words.length === 0 ? undefined : words.join(" "),
         record: text("record"),
+        sandbox: sandboxFlag(flags),
       };
     });
   try {

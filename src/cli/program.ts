@@ -21,7 +21,14 @@ import { addSessionsCommand } from "./sessions_program.ts";
 import { addSetupCommands } from "./setup_program.ts";
 import { addTestCommand } from "./test_program.ts";
 import { versionLine } from "./version.ts";
-import { commanderMessage, CONFIG_FLAG_HELP, stringFlag } from "./flags.ts";
+import {
+  commanderMessage,
+  CONFIG_FLAG_HELP,
+  SANDBOX_FLAG,
+  SANDBOX_FLAG_HELP,
+  sandboxFlag,
+  stringFlag,
+} from "./flags.ts";
 import { unknownCommandError } from "./command_words.ts";
 import { agentHelpPath } from "./agent_help.ts";
 import { interactiveCommand, isInteractiveInvocation } from "./interactive.ts";
@@ -196,6 +203,7 @@ function addRunCommand(
       "reasoning level: low, medium, high, or a level the model declares (default: off)",
     )
     .option("--max-turns <n>", "stop with an error after N model calls")
+    .option(SANDBOX_FLAG, SANDBOX_FLAG_HELP)
     .option("--no-session", "keep nothing on disk")
     .option("--record <file>", "write every provider exchange to a cassette (docs/testing.md)")
     .addOption(
@@ -259,6 +267,7 @@ function parseRunFlags(flags: Record<string, unknown>): RunFlags {
     session: text("session"),
     continueLatest: flags.continue === true,
     thinking: text("thinking"),
+    sandbox: sandboxFlag(flags, "run"),
     record: text("record"),
     replay: text("replay"),
     replayStrict: flags.replayStrict === true,

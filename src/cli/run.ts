@@ -18,6 +18,7 @@ import { createStyle, useColor, useSpinner } from "../ui/terminal.ts";
 import { createTerminalConfirm } from "../ui/terminal_confirm.ts";
 import { terminalSafe } from "../ui/terminal_text.ts";
 import { EXIT, INTERRUPTED_LINE, UsageError } from "./exit.ts";
+import type { SandboxMode } from "../sandbox/sandbox_setting.ts";
 import { readPrompt } from "./prompt_input.ts";
 import { openCassette } from "../app/cassette.ts";
 
@@ -39,6 +40,8 @@ export interface RunFlags {
   readonly continueLatest?: boolean;
   /** `--thinking LEVEL`; absent means off. */
   readonly thinking?: string | undefined;
+  /** `--sandbox MODE` (docs/sandbox.md). */
+  readonly sandbox?: SandboxMode | undefined;
   /** `--record FILE`: the cassette to write. */
   readonly record?: string | undefined;
   /** `--replay FILE`: the cassette to answer from. */
@@ -89,6 +92,7 @@ export async function runCommand(
     maxTurns: flags.maxTurns,
     noSession: flags.noSession,
     thinking: flags.thinking,
+    sandbox: flags.sandbox,
     title: prompt.title,
     env: io.env,
     cwd: io.cwd,

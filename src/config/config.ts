@@ -35,6 +35,7 @@ import { readTextFileAtMost } from "../host/read_at_most.ts";
 /** The largest config.yaml read (read while reading). */
 const MAX_CONFIG_BYTES = 1024 * 1024;
 import { type CapabilitySet, parseCapabilitySet } from "../sandbox/capability_set.ts";
+import { parseSandboxSetting, type SandboxSetting } from "../sandbox/sandbox_setting.ts";
 
 export { ConfigError } from "./config_error.ts";
 export { PROVIDER_PROTOCOLS, type ProviderProtocol } from "./config_schema.ts";
@@ -105,6 +106,8 @@ export interface Config {
   readonly mcpServers: Readonly<Record<string, McpServerSettings>>;
   /** `extensions:`: whether extensions must declare capabilities, and the grants narrowing them. */
   readonly capabilityPolicy: CapabilityPolicySettings;
+  /** `sandbox:`, the sandbox of every agent's commands (docs/sandbox.md); absent when unset. */
+  readonly sandbox?: SandboxSetting;
   /** The whole parsed document, for `ctx.config`. */
   readonly raw: Readonly<Record<string, unknown>>;
 }
@@ -269,6 +272,9 @@ function toConfig(file: string, raw: RawConfig, document: Record<string, unknown
     extensions: { ...raw.config },
     mcpServers: toMcpServers(raw),
     capabilityPolicy: toCapabilityPolicy(raw),
+    ...(raw.sandbox === undefined || raw.sandbox === null
+      ? {}
+      : { sandbox: parseSandboxSetting(raw.sandbox).setting }),
     raw: document,
   };
 }

@@ -11,6 +11,7 @@ import { isModelRef, modelRefProblem, PROVIDER_NAME_REGEXP } from "./model_ref.t
 import { BARE_MODEL_REGEXP, type ModelNameSources, resolveModelName } from "./model_names.ts";
 import type { SchemaIssue } from "./schema_issues.ts";
 import { parseCapabilitySet } from "../sandbox/capability_set.ts";
+import { parseSandboxSetting } from "../sandbox/sandbox_setting.ts";
 import { AGENT_ID_RULE, isValidAgentId, isValidName } from "../base/names.ts";
 import { errorMessage } from "../base/unknown.ts";
 
@@ -40,6 +41,11 @@ export function checkConfig(raw: RawConfig): SchemaIssue[] {
     issues.push(...checkProvider(name, provider ?? {}));
   }
   issues.push(...checkExtensions(raw));
+  if (raw.sandbox !== undefined && raw.sandbox !== null) {
+    for (const problem of parseSandboxSetting(raw.sandbox).problems) {
+      issues.push({ path: ["sandbox", ...problem.path], message: problem.message });
+    }
+  }
   return issues;
 }
 

@@ -61,6 +61,8 @@ export interface RawConfig {
   readonly config?: Readonly<Record<string, unknown>> | null;
   readonly "mcp_servers"?: Readonly<Record<string, RawMcpServerConfig | null>> | null;
   readonly extensions?: RawExtensionsConfig | null;
+  /** A mode or `{ mode, network, writable }`, checked by `sandbox/sandbox_setting.ts`. */
+  readonly sandbox?: unknown;
 }
 
 /** A capabilities grant as written (the shape extensions declare, docs/extending.md). */
@@ -219,5 +221,7 @@ export const CONFIG_SCHEMA = {
     config: { type: ["object", "null"] },
     mcp_servers: { type: ["object", "null"], additionalProperties: MCP_SERVER_SCHEMA },
     extensions: EXTENSIONS_SCHEMA,
+    // Worded field by field by parseSandboxSetting (config_checks.ts).
+    sandbox: { type: ["string", "object", "boolean", "number", "array", "null"] },
   },
 } as const;

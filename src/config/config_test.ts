@@ -160,7 +160,7 @@ Deno.test("parseConfig() reports an unknown key with the keys expected there", (
   strictEqual(error.line, 4);
   strictEqual(
     errorOf("defaults_model: a/b\n").message,
-    `${FILE}: defaults_model: unknown key (expected one of: default_model, default_agent, model_aliases, environment_context, providers, compaction, subagents, config, mcp_servers, extensions)`,
+    `${FILE}: defaults_model: unknown key (expected one of: default_model, default_agent, model_aliases, environment_context, providers, compaction, subagents, config, mcp_servers, extensions, sandbox)`,
   );
 });
 
@@ -187,7 +187,7 @@ Deno.test("parseConfig() lists every schema problem, one per line, in file order
     `${FILE}: providers.local.models.q.top_p: must be at least 0 (found -1)`,
     `${FILE}: compaction.enabled: must be a boolean (found "yes")`,
     `${FILE}: compaction.reserve_tokens: must be an integer (found 1.5)`,
-    `${FILE}: zzz: unknown key (expected one of: default_model, default_agent, model_aliases, environment_context, providers, compaction, subagents, config, mcp_servers, extensions)`,
+    `${FILE}: zzz: unknown key (expected one of: default_model, default_agent, model_aliases, environment_context, providers, compaction, subagents, config, mcp_servers, extensions, sandbox)`,
     `${FILE}: config: must be a mapping (found a list)`,
   ]);
   strictEqual(error.field, "providers.local.protocol");
@@ -348,4 +348,25 @@ Deno.test("ConfigError is an Error carrying file, field and line", () => {
   throws(() => {
     throw error;
   }, ConfigError);
+});
+
+Deno.test("parseConfig() reads sandbox: as a mode or an object, and names a wrong value's line", () => {
+  deepStrictEqual(parseConfig("sandbox: read-only\n", "/c.yaml").sandbox, {
+    mode: "read-only",
+    network: false,
+    writable: [],
+  });
+  deepStrictEqual(
+    parseConfig("sandbox:\n  mode: workspace-write\n  network: true\n", "/c.yaml").sandbox,
+    { mode: "workspace-write", network: true, writable: [] },
+  );
+  strictEqual(parseConfig("sandbox:\n", "/c.yaml").sandbox, undefined);
+  throws(() => parseConfig("model_aliases: {}\nsandbox: on\n", "/c.yaml"), (error: unknown) => {
+    strictEqual(
+      error instanceof ConfigError && error.message,
+      '/c.yaml: sandbox: must be workspace-write, read-only or off (found "on")',
+    );
+    strictEqual(error instanceof ConfigError && error.line, 2);
+    return true;
+  });
 });

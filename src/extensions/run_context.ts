@@ -9,6 +9,7 @@
 import type { SecretSet } from "../secrets/secrets.ts";
 import { isRecord } from "../base/unknown.ts";
 import type { CapabilityPolicy } from "./capabilities.ts";
+import type { CommandSandbox } from "../sandbox/command_sandbox.ts";
 
 /** A yes/no question from `ctx.confirm`. */
 export interface ConfirmQuestion {
@@ -50,6 +51,8 @@ export interface ExtensionRunContext {
   readonly policy?: CapabilityPolicy;
   /** `-y`: `ctx.confirm` answers true without asking. */
   readonly autoApprove: boolean;
+  /** What confines `ctx.system.exec` (docs/sandbox.md); absent with `sandbox: off`. */
+  readonly sandbox?: CommandSandbox;
   /**
    * Asks a person (interactive mode). Absent when nobody can answer: then
    * `ctx.confirm` is false unless {@link autoApprove}.

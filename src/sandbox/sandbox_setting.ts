@@ -28,7 +28,7 @@ export const DEFAULT_SANDBOX: SandboxSetting = { mode: "off", network: true, wri
 
 /** A problem of a `sandbox:` value: the key path below `sandbox` and what is wrong. */
 export interface SandboxProblem {
-  readonly path: readonly string[];
+  readonly path: readonly (string | number)[];
   readonly message: string;
 }
 
@@ -48,7 +48,7 @@ function kindOf(value: unknown): string {
 
 const MODE_WORDS = "workspace-write, read-only or off";
 
-function modeProblem(value: unknown, path: readonly string[]): SandboxProblem {
+function modeProblem(value: unknown, path: readonly (string | number)[]): SandboxProblem {
   return { path, message: `must be ${MODE_WORDS} (found ${kindOf(value)})` };
 }
 
@@ -75,7 +75,7 @@ function readWritable(value: unknown, problems: SandboxProblem[]): string[] {
   }
   const items: string[] = [];
   value.forEach((item: unknown, index) => {
-    const path = ["writable", String(index)];
+    const path = ["writable", index];
     if (typeof item !== "string") {
       problems.push({ path, message: `must be a path (found ${kindOf(item)})` });
       return;

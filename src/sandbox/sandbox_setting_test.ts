@@ -47,14 +47,14 @@ Deno.test("parseSandboxSetting() names each wrong field", () => {
       { path: ["mode"], message: 'missing (add "mode: workspace-write")' },
       { path: ["network"], message: 'must be true or false (found "yes")' },
       {
-        path: ["writable", "0"],
+        path: ["writable", 0],
         message: 'must be an absolute path or start with "~/" (found "rel/dir")',
       },
       {
-        path: ["writable", "1"],
+        path: ["writable", 1],
         message: 'must not contain ".." (write the folder itself, found "/a/../etc")',
       },
-      { path: ["writable", "2"], message: "must be a path (found number 3)" },
+      { path: ["writable", 2], message: "must be a path (found number 3)" },
     ],
   );
 });

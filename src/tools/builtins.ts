@@ -15,6 +15,7 @@ import { createLsTool } from "./ls.ts";
 import { createReadTool } from "./read.ts";
 import { createShellTool } from "./shell.ts";
 import type { Tool } from "./tool.ts";
+import type { CommandSandbox } from "../sandbox/command_sandbox.ts";
 import { createWriteTool } from "./write.ts";
 
 export { type Approval, type ApprovalQuestion, type GuardedPath, NO_APPROVAL } from "./approval.ts";
@@ -23,9 +24,14 @@ export { type Approval, type ApprovalQuestion, type GuardedPath, NO_APPROVAL } f
  * Fresh instances of the built-in tools, sorted by name; `approval` decides
  * what `write` and `edit` may do outside the workspace (nothing, by default)
  * and which of rienda's own files `read`, `grep`, `edit` and `write` may touch;
- * `delegation` is whom `agent` can call and how (none: it cannot).
+ * `delegation` is whom `agent` can call and how (none: it cannot); `sandbox`
+ * confines the commands of `shell` (docs/sandbox.md).
  */
-export function builtinTools(approval: Approval = NO_APPROVAL, delegation?: Delegation): Tool[] {
+export function builtinTools(
+  approval: Approval = NO_APPROVAL,
+  delegation?: Delegation,
+  sandbox: CommandSandbox | null = null,
+): Tool[] {
   return [
     createAgentTool(delegation),
     createEditTool(approval),
@@ -34,7 +40,7 @@ export function builtinTools(approval: Approval = NO_APPROVAL, delegation?: Dele
     createHttpTool(),
     createLsTool(),
     createReadTool(approval),
-    createShellTool(),
+    createShellTool(sandbox),
     createWriteTool(approval),
   ];
 }

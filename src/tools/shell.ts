@@ -19,6 +19,7 @@ import { type ProcessGroupResult, runInProcessGroup } from "./process_group.ts";
 import { errorResult, textResult, type Tool, type ToolResult } from "./tool.ts";
 import { cutUtf8, MAX_TOOL_RESULT_BYTES, TRUNCATION_MARKER, utf8ByteLength } from "./truncate.ts";
 import { errorMessage } from "../base/unknown.ts";
+import type { CommandSandbox } from "../sandbox/command_sandbox.ts";
 
 /** The timeout of a command that sets no `timeout_ms`. */
 export const DEFAULT_SHELL_TIMEOUT_MS = 120_000;
@@ -57,8 +58,8 @@ const PARAMETERS = {
   additionalProperties: false,
 } as const;
 
-/** Room kept for the status line and the separators. */
-const STATUS_RESERVE_BYTES = 128;
+/** Room kept for the status line, the sandbox's line and the separators. */
+const STATUS_RESERVE_BYTES = 640;
 
 interface ShellArgs {
   readonly command: string;
@@ -120,8 +121,12 @@ function statusLine(result: ProcessGroupResult, timeoutMs: number): string | nul
   return null;
 }
 
-/** The text the model reads for a finished command. */
-function formatResult(result: ProcessGroupResult, timeoutMs: number): ToolResult {
+/** The text the model reads for a finished command; `note` (the sandbox's) comes last. */
+function formatResult(
+  result: ProcessGroupResult,
+  timeoutMs: number,
+  note: string | null = null,
+): ToolResult {
   const status = statusLine(result, timeoutMs);
   const budget = MAX_TOOL_RESULT_BYTES - STATUS_RESERVE_BYTES;
   const fullStdout = chompNewline(stripEscapes(result.stdout));
@@ -132,12 +137,17 @@ function formatResult(result: ProcessGroupResult, timeoutMs: number): ToolResult
   const sections: string[] = [];
   if (stdout !== "") sections.push(stdout);
   if (stderr !== "") sections.push(`stderr:\n${stderr}`);
-  if (status !== null) return errorResult([...sections, status].join("\n"));
+  if (status !== null) {
+    return errorResult([...sections, status, ...(note === null ? [] : [note])].join("\n"));
+  }
   return textResult(sections.length === 0 ? "(no output)" : sections.join("\n"));
 }
 
-/** The built-in `shell` tool. */
-export function createShellTool(): Tool {
+/**
+ * The built-in `shell` tool; with a `sandbox`, every command runs confined by
+ * it, or not at all when it cannot start (docs/sandbox.md).
+ */
+export function createShellTool(sandbox: CommandSandbox | null = null): Tool {
   return {
     name: "shell",
     description: DESCRIPTION,
@@ -146,15 +156,27 @@ export function createShellTool(): Tool {
       const { command, workdir, timeoutMs } = readArgs(args);
       const where = await resolveWorkdir(context.workdir, workdir);
       if ("message" in where) return errorResult(where.message);
-      const result = await runInProcessGroup({
-        command,
-        cwd: where.dir,
-        timeoutMs,
-        signal: context.signal,
-        onStdout: context.output,
-        onStderr: context.output,
-      });
-      return formatResult(result, timeoutMs);
+      const confined = sandbox === null ? null : await sandbox.confine(command);
+      if (confined !== null && "refused" in confined) {
+        return errorResult(`the command was not run: ${confined.refused}`);
+      }
+      try {
+        const result = await runInProcessGroup({
+          command: confined?.command ?? command,
+          cwd: where.dir,
+          timeoutMs,
+          signal: context.signal,
+          onStdout: context.output,
+          onStderr: context.output,
+          ...(confined === null ? {} : { env: confined.env }),
+        });
+        const note = sandbox === null || result.code === 0 || result.code === -1
+          ? null
+          : sandbox.explain(`${result.stdout}\n${result.stderr}`);
+        return formatResult(result, timeoutMs, note);
+      } finally {
+        await confined?.release();
+      }
     },
   };
 }

@@ -19,6 +19,7 @@ import { resolveInWorkdir } from "./paths.ts";
 import { errorMessage } from "../../base/unknown.ts";
 import { checkExec } from "./access.ts";
 import { isAbsolute } from "node:path";
+import type { CommandSandbox } from "../../sandbox/command_sandbox.ts";
 
 async function isDirectory(path: string): Promise<boolean> {
   try {
@@ -69,7 +70,12 @@ async function resolveListed(program: string, workdir: string): Promise<string> 
   return found;
 }
 
-async function exec(args: readonly unknown[], workdir: string, invocation: Invocation) {
+async function exec(
+  args: readonly unknown[],
+  workdir: string,
+  invocation: Invocation,
+  sandbox: CommandSandbox | undefined,
+) {
   const fn = FN;
   const reader = readArguments(fn, args);
   let command = readCommand(args[0]);
@@ -87,28 +93,40 @@ async function exec(args: readonly unknown[], workdir: string, invocation: Invoc
   if (!(await isDirectory(cwd))) {
     throw new BridgeError(`${fn}: cwd is not a directory: ${cwdOption ?? workdir}`);
   }
+  const confined = sandbox === undefined ? null : await sandbox.confine(command);
+  if (confined !== null && "refused" in confined) {
+    throw new BridgeError(`${fn}: the command was not run: ${confined.refused}`);
+  }
   try {
     const result = await runInProcessGroup({
-      command,
+      command: confined?.command ?? command,
       cwd,
       signal: invocation.signal,
       ...(quiet ? {} : { onStdout: invocation.output, onStderr: invocation.output }),
       ...(stdin === undefined ? {} : { stdin }),
-      ...(env === undefined ? {} : { env }),
+      ...(env === undefined && confined === null ? {} : { env: { ...env, ...confined?.env } }),
       ...(timeoutMs === undefined ? {} : { timeoutMs }),
     });
-    return { code: result.code, stdout: result.stdout, stderr: result.stderr };
+    const note = sandbox === undefined || result.code === 0 || result.code === -1
+      ? null
+      : sandbox.explain(`${result.stdout}\n${result.stderr}`);
+    // The sandbox's line ends stderr, so the model reads it through whatever the tool returns.
+    const separator = result.stderr === "" || result.stderr.endsWith("\n") ? "" : "\n";
+    const stderr = note === null ? result.stderr : `${result.stderr}${separator}${note}\n`;
+    return { code: result.code, stdout: result.stdout, stderr };
   } catch (error) {
     const detail = errorMessage(error);
     throw new BridgeError(`${fn}: ${detail}`, "Error", { cause: error });
+  } finally {
+    await confined?.release();
   }
 }
 
 /** The `ctx.system` functions of one run. */
 export function systemFunctions(context: ExtensionRunContext): Record<string, BridgeFunction> {
-  const { workdir } = context;
+  const { workdir, sandbox } = context;
   return {
-    "system.exec": (args, invocation) => exec(args, workdir, invocation),
+    "system.exec": (args, invocation) => exec(args, workdir, invocation, sandbox),
     "system.which": (args) =>
       findExecutable(readArguments("ctx.system.which", args).string(0, "name"), {
         path: Deno.env.get("PATH") ?? "",
