@@ -104,10 +104,13 @@ export function createDelegation(options: DelegationOptions): Delegation {
   return {
     agents: options.agents,
     run: (request, context) => {
-      if (limit.activeCount >= limit.concurrency) {
+      // Those already handed to the limit run or wait: this one waits its turn.
+      if (limit.activeCount + limit.pendingCount >= limit.concurrency) {
         tagged(options.events, context.callId)({
           type: "notice",
-          text: `waiting: ${limit.activeCount} agents run already (subagents.max_parallel)`,
+          text: `waits its turn: ${limit.concurrency} ${
+            limit.concurrency === 1 ? "agent runs" : "agents run"
+          } at a time (subagents.max_parallel)`,
         });
       }
       return limit(() =>

@@ -44,8 +44,8 @@ export function changeOf(name: string, text: string): Change | null {
 /**
  * The one line a successful result is shown as: `exit 0 · 3 lines` for
  * `shell` (counting its live `output` when there was some), the first line
- * of `edit` and `write`, else the result itself when it is one line, or its
- * number of lines.
+ * of `edit` and `write`, `agent reviewer answered (session …) · 4 lines` for
+ * `agent`, else the result itself when it is one line, or its number of lines.
  */
 export function resultSummary(name: string, text: string, output: string): string {
   const change = changeOf(name, text);
@@ -60,6 +60,9 @@ export function resultSummary(name: string, text: string, output: string): strin
   }
   const count = lineCountOf(text);
   if (count <= 1) return cut(text.trim());
+  // The last line of a subagent's answer names it: `[agent reviewer answered (session …)]`.
+  const signed = /\n\[(agent \S+ answered[^\]\n]*)\]$/.exec(text);
+  if (name === "agent" && signed !== null) return `${cut(signed[1] ?? "")} · ${lines(count - 2)}`;
   if (name === "http") return `${cut(text.slice(0, text.indexOf("\n")))} · ${lines(count)}`;
   return lines(count);
 }
