@@ -179,3 +179,46 @@ Deno.test("a Claude Code agent file's Task is the agent tool, subagent_type its 
   assert.equal(systemPromptOf(provider.requests[1]), "You review.");
   assert.match(String(toolResultsOf(provider.requests[2])[0]?.content), /^fine\n/);
 });
+
+Deno.test("rienda sessions lists a child under its parent; show links both ways; -s continues the child", async () => {
+  await using provider = await startFakeProvider([
+    {
+      toolCalls: [{
+        name: "agent",
+        arguments: { agent: "reviewer", prompt: "review a.ts", description: "review a.ts" },
+      }],
+    },
+    { text: "a.ts looks good" },
+    { text: "approved" },
+    { text: "still good" },
+  ]);
+  await using env = await createTestEnv({ provider });
+  await writeTeam(env);
+  const result = await env.run(["run", "-a", "lead", "get a.ts reviewed"]);
+  assert.equal(result.code, 0, result.stderr);
+  const parentId = sessionIdOf(result.stderr);
+  const childId = /\[reviewer\] started \(session (\S+)\)/.exec(result.stderr)?.[1] ?? "";
+  const listed = await env.run(["sessions"]);
+  assert.equal(listed.code, 0, listed.stderr);
+  const rows = listed.stdout.trimEnd().split("\n");
+  assert.equal(rows.length, 2, listed.stdout);
+  assert.match(rows[0] ?? "", /^\S+\s+lead\s.*get a\.ts reviewed$/);
+  assert.match(rows[1] ?? "", /^\S+\s+reviewer\s.*↳ review a\.ts$/);
+  const parent = await env.run(["sessions", "show", parentId]);
+  assert.match(
+    parent.stdout,
+    new RegExp(
+      `── subagents \\(rienda sessions show ID\\) ──\\n${childId}  reviewer  call_1  review a\\.ts\\n$`,
+    ),
+  );
+  const child = await env.run(["sessions", "show", childId]);
+  assert.ok(
+    child.stdout.startsWith(`subagent of session ${parentId} (call call_1)\nsession ${childId}\n`),
+    child.stdout,
+  );
+  const more = await env.run(["run", "-s", childId, "and b.ts?"]);
+  assert.equal(more.code, 0, more.stderr);
+  assert.equal(more.stdout, "still good\n");
+  assert.equal(systemPromptOf(provider.requests[3]), "You review.");
+  assert.equal(chatMessages(provider.requests[3]).length, 4, "the child's history came along");
+});

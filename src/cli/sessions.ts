@@ -18,6 +18,7 @@ import {
 import { readSessionFile } from "../sessions/reader.ts";
 import { shortIds } from "../sessions/short_ids.ts";
 import { formatTranscript } from "../sessions/transcript.ts";
+import { nestSessions } from "../sessions/session_tree.ts";
 import type { Io } from "../ui/io.ts";
 import { EXIT } from "./exit.ts";
 
@@ -49,8 +50,24 @@ export async function sessionsShow(io: Io, id: string, flags: SessionsFlags): Pr
   const session = await findSessionFile(sessionsDir, workdir, id);
   const data = await readSessionFile(session.path);
   for (const warning of data.warnings) io.stderr.write(`${warning}\n`);
-  io.stdout.write(formatTranscript(data));
+  const { header } = data;
+  const parent = header.parentSession === undefined
+    ? ""
+    : `subagent of session ${header.parentSession} (call ${header.parentCall ?? "?"})\n`;
+  const children = (await listSessions(sessionsDir, header.workdir))
+    .filter((child) => child.parentSession === header.id)
+    .sort((a, b) => a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0);
+  io.stdout.write(parent + formatTranscript(data) + subagentsSection(children));
   return EXIT.ok;
+}
+
+/** The sessions of a session's subagents, one line each (none: nothing). */
+function subagentsSection(children: readonly SessionSummary[]): string {
+  if (children.length === 0) return "";
+  const lines = children.map((child) =>
+    `${child.id}  ${child.agent}  ${child.parentCall ?? "?"}  ${child.title}`.trimEnd()
+  );
+  return `\n── subagents (rienda sessions show ID) ──\n${lines.join("\n")}\n`;
 }
 
 /** `rienda sessions rm ID`: deletes one session file. */
@@ -64,7 +81,7 @@ export async function sessionsRemove(io: Io, id: string, flags: SessionsFlags): 
 
 /**
  * The session list: short id (`short_ids.ts`), agent, model, age and title in
- * aligned columns.
+ * aligned columns; a subagent's session under its parent's, its title after `↳ `.
  *
  * @example
  * ```ts
@@ -75,14 +92,15 @@ export async function sessionsRemove(io: Io, id: string, flags: SessionsFlags): 
  */
 export function formatSessionList(sessions: readonly SessionSummary[], nowMs: number): string {
   const shorts = shortIds(sessions.map((session) => session.id));
-  const rows = sessions.map((session) =>
+  const rows = nestSessions(sessions).map(({ session, depth, orphan }) =>
     session.problem === undefined
       ? [
         shorts.get(session.id) ?? session.id,
         session.agent,
         session.model,
         formatAge(Date.parse(session.updatedAt), nowMs),
-        session.failed === undefined ? session.title : `(failed) ${session.title}`,
+        subagentMark(session, depth, orphan) +
+        (session.failed === undefined ? session.title : `(failed) ${session.title}`),
       ]
       : [
         shorts.get(session.id) ?? session.id,
@@ -99,6 +117,12 @@ export function formatSessionList(sessions: readonly SessionSummary[], nowMs: nu
     row.map((cell, column) => column < 4 ? cell.padEnd(widths[column] ?? 0) : cell).join("  ")
       .trimEnd()
   ).join("\n") + "\n";
+}
+
+/** `↳ ` before a subagent's title, indented by its depth; an orphan names its parent. */
+function subagentMark(session: SessionSummary, depth: number, orphan: boolean): string {
+  if (orphan) return `(subagent of ${session.parentSession}) `;
+  return depth === 0 ? "" : `${"  ".repeat(depth - 1)}↳ `;
 }
 
 const MINUTE_MS = 60_000;

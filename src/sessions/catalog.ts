@@ -30,6 +30,10 @@ export interface SessionSummary {
   readonly problem?: string;
   /** The error of the run that ended the session, when its last entry is a `failure`. */
   readonly failed?: string;
+  /** A subagent's session: the session it answers… */
+  readonly parentSession?: string;
+  /** …and the `agent` call there. */
+  readonly parentCall?: string;
 }
 
 /** No session, or more than one, matches the id a user gave. */
@@ -231,7 +235,7 @@ async function summarise(file: SessionFile): Promise<SessionSummary> {
     const problem = `invalid header: ${errorMessage(error)}`;
     return { ...base, agent: "", model: "", createdAt: "", title: "", problem };
   }
-  const { agent, model, createdAt } = header;
+  const { agent, model, createdAt, parentSession, parentCall } = header;
   const failed = failureOf(lines);
   return {
     ...base,
@@ -240,6 +244,8 @@ async function summarise(file: SessionFile): Promise<SessionSummary> {
     createdAt,
     title: titleOf(lines),
     ...(failed === undefined ? {} : { failed }),
+    ...(parentSession === undefined ? {} : { parentSession }),
+    ...(parentCall === undefined ? {} : { parentCall }),
   };
 }
 
