@@ -1,11 +1,12 @@
 import assert from "node:assert/strict";
 import * as acp from "@agentclientprotocol/sdk";
 import { agentText, initializeRequest, startAcpClient } from "./harness/acp_client.ts";
-import { checkSession, userPromptEntry } from "./harness/assertions.ts";
+import { checkSession, sessionIdOf, userPromptEntry } from "./harness/assertions.ts";
 import { createTestEnv, type TestEnv } from "./harness/env.ts";
 import { startFakeProvider } from "./harness/fake_provider.ts";
 import { processesRunning } from "./harness/processes.ts";
-import { chatMessages, promptOf } from "./harness/wire.ts";
+import { chatMessages, promptOf, toolNamesOf } from "./harness/wire.ts";
+import { everythingEntry } from "./harness/mcp_servers.ts";
 
 /** The SDK's client connected to `rienda acp` in `env`'s workspace. */
 function editorFor(env: TestEnv, options: Partial<Parameters<typeof startAcpClient>[0]> = {}) {
@@ -523,4 +524,124 @@ Deno.test("acp asks a hook's ctx.confirm on a tool call of its own, with no Alwa
   ]);
   assert.equal(await editor.close(), 0);
   assert.ok(editor.stderrText().includes("confirmed=true"), editor.stderrText());
+});
+
+Deno.test("acp session/load replays a session begun by rienda run, continues it, and rienda run continues it again", async () => {
+  await using provider = await startFakeProvider([
+    {
+      thinking: "let me see",
+      text: "Looking.",
+      toolCalls: [{ id: "r1", name: "shell", arguments: { command: "echo from-run" } }],
+    },
+    { text: "It said from-run." },
+    { text: "Continued in the editor." },
+    { text: "Back in the terminal." },
+  ]);
+  await using env = await createTestEnv({ provider });
+  const run = await env.run(["run", "-a", "coder", "what does it say?"]);
+  assert.equal(run.code, 0, run.stderr);
+  const sessionId = sessionIdOf(run.stderr);
+  await using editor = await editorFor(env);
+  const init = await editor.agent.request(acp.methods.agent.initialize, initializeRequest());
+  assert.equal(init.agentCapabilities?.loadSession, true);
+  await editor.agent.request(acp.methods.agent.session.load, {
+    sessionId,
+    cwd: env.workdir,
+    mcpServers: [],
+  });
+  assert.deepEqual(editor.updates.map((n) => n.sessionId), editor.updates.map(() => sessionId));
+  assert.deepEqual(editor.updates.map((n) => n.update), [
+    { sessionUpdate: "user_message_chunk", content: { type: "text", text: "what does it say?" } },
+    { sessionUpdate: "agent_thought_chunk", content: { type: "text", text: "let me see" } },
+    { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "Looking." } },
+    {
+      sessionUpdate: "tool_call",
+      toolCallId: "r1",
+      title: "shell echo from-run",
+      kind: "execute",
+      status: "in_progress",
+      locations: [],
+      rawInput: { command: "echo from-run" },
+    },
+    {
+      sessionUpdate: "tool_call_update",
+      toolCallId: "r1",
+      status: "completed",
+      content: [{ type: "content", content: { type: "text", text: "from-run" } }],
+    },
+    { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "It said from-run." } },
+  ]);
+  const response = await editor.agent.request(acp.methods.agent.session.prompt, {
+    sessionId,
+    prompt: [{ type: "text", text: "and now?" }],
+  });
+  assert.equal(response.stopReason, "end_turn");
+  const continued = chatMessages(provider.requests[2]);
+  assert.deepEqual(continued.at(-1), { role: "user", content: "and now?" });
+  assert.equal(continued.length, 6);
+  const back = await env.run(["run", "-s", sessionId, "and back?"]);
+  assert.equal(back.code, 0, back.stderr);
+  assert.equal(back.stdout, "Back in the terminal.\n");
+  assert.equal(chatMessages(provider.requests[3]).length, 8);
+});
+
+Deno.test("acp session/load of an unknown session is an error naming it, and the process goes on", async () => {
+  await using env = await createTestEnv();
+  await using editor = await editorFor(env);
+  await editor.agent.request(acp.methods.agent.initialize, initializeRequest());
+  await assert.rejects(
+    editor.agent.request(acp.methods.agent.session.load, {
+      sessionId: "01jzzzzzzzzzzzzzzzzzzzzzzz",
+      cwd: env.workdir,
+      mcpServers: [],
+    }),
+    /01jzzzzzzzzzzzzzzzzzzzzzzz/,
+  );
+  const { sessionId } = await editor.agent.request(acp.methods.agent.session.new, {
+    cwd: env.workdir,
+    mcpServers: [],
+  });
+  assert.ok(sessionId.length > 0);
+});
+
+Deno.test("acp starts an editor's MCP server for the session and offers its tools next to the agent's", async () => {
+  await using provider = await startFakeProvider([
+    {
+      toolCalls: [{
+        id: "m1",
+        name: "Everything__echo",
+        arguments: { message: "from the editor" },
+      }],
+    },
+    { text: "Echoed." },
+  ]);
+  await using env = await createTestEnv({ provider });
+  await using editor = await editorFor(env);
+  const init = await editor.agent.request(acp.methods.agent.initialize, initializeRequest());
+  assert.deepEqual(init.agentCapabilities?.mcpCapabilities, { http: true, sse: true });
+  const { sessionId } = await editor.agent.request(acp.methods.agent.session.new, {
+    cwd: env.workdir,
+    mcpServers: [{
+      name: "Everything",
+      command: "node",
+      args: [await everythingEntry(), "stdio"],
+      env: [],
+    }],
+  });
+  const response = await editor.agent.request(acp.methods.agent.session.prompt, {
+    sessionId,
+    prompt: [{ type: "text", text: "echo" }],
+  });
+  assert.equal(response.stopReason, "end_turn");
+  const names = toolNamesOf(provider.requests[0]);
+  // The default agent's tools first, then the editor's server's.
+  assert.equal(names[0], "read");
+  assert.ok(names.indexOf("Everything__echo") > names.indexOf("shell"), names.join(", "));
+  const done = toolUpdates(editor.updates).at(-1);
+  assert.ok(done?.sessionUpdate === "tool_call_update");
+  assert.equal(done.status, "completed");
+  assert.deepEqual(done.content?.[0], {
+    type: "content",
+    content: { type: "text", text: "Echo: from the editor" },
+  });
 });

@@ -14,6 +14,11 @@ import type { AgentSpec } from "../app/run_target.ts";
 import { type InteractiveSession, openInteractiveSession } from "../app/interactive_session.ts";
 import type { SessionTarget } from "../app/continue_session.ts";
 import type { SecretSet } from "../secrets/secrets.ts";
+import type { McpServerSettings } from "../config/mcp_servers.ts";
+import type { SessionUpdate } from "@agentclientprotocol/sdk";
+import { branchContext } from "../sessions/history.ts";
+import { readSessionFile } from "../sessions/reader.ts";
+import { replayUpdates } from "./replay.ts";
 
 /** What every session of one `rienda acp` process runs (its flags). */
 export interface AcpAgentOptions {
@@ -39,18 +44,28 @@ export interface ServedSession {
   turn: { readonly controller: AbortController; readonly done: Promise<unknown> } | null;
 }
 
+/** Where and how a served session opens. */
+export interface OpenServedSession {
+  readonly id: string;
+  /** The `cwd` of `session/new` or `session/load`. */
+  readonly workdir: string;
+  /** Whether the session is stored (`session/load`), else new. */
+  readonly stored: boolean;
+  /** The editor's MCP servers, started for every prompt next to the agent's. */
+  readonly mcpServers: readonly McpServerSettings[];
+}
+
 /**
- * Opens session `id` in `workdir`: a new one whose first prompt stores it
- * under `id`, or (`stored`) the stored session `id`.
+ * Opens a new session whose first prompt stores it under `id`, or the
+ * stored session `id`.
  *
  * @throws what `rienda run` would: an unknown agent, an unknown session…
  */
 export async function openServedSession(
-  id: string,
-  workdir: string,
+  open: OpenServedSession,
   options: AcpAgentOptions,
-  stored: boolean,
 ): Promise<ServedSession> {
+  const { id, workdir, stored } = open;
   const session: SessionTarget | undefined = stored ? { kind: "id", id } : undefined;
   const conversation = await openInteractiveSession({
     env: options.env,
@@ -61,6 +76,18 @@ export async function openServedSession(
     model: options.model,
     session,
     newSessionId: stored ? undefined : id,
+    mcpServers: open.mcpServers,
   });
   return { id, conversation, always: new Set(), turn: null };
+}
+
+/** The updates that show a loaded session's active branch again (`replay.ts`). */
+export async function storedUpdates(session: ServedSession): Promise<SessionUpdate[]> {
+  const data = await readSessionFile(await session.conversation.sessionFile());
+  const branch = branchContext(data);
+  return replayUpdates(
+    branch.messages,
+    branch.compaction?.summary ?? null,
+    session.conversation.workdir,
+  );
 }

@@ -21,7 +21,14 @@ import { newSessionId } from "../sessions/ids.ts";
 import { VERSION } from "../base/version.ts";
 import { errorMessage } from "../base/unknown.ts";
 import { runPrompt } from "./prompt_turn.ts";
-import { type AcpAgentOptions, openServedSession, type ServedSession } from "./served_session.ts";
+import { editorMcpServers } from "./editor_mcp_servers.ts";
+import {
+  type AcpAgentOptions,
+  type OpenServedSession,
+  openServedSession,
+  type ServedSession,
+  storedUpdates,
+} from "./served_session.ts";
 
 export type { AcpAgentOptions } from "./served_session.ts";
 
@@ -72,13 +79,22 @@ export async function serveAcp(options: ServeAcpOptions): Promise<void> {
     if (session === undefined) throw unknownSession(id);
     return session;
   };
+  const mcp = (params: { readonly mcpServers: readonly acp.McpServer[] }) =>
+    editorMcpServers(params.mcpServers, { secrets: options.agent.secrets, log });
+  const opened = async (open: OpenServedSession): Promise<ServedSession> => {
+    try {
+      return await openServedSession(open, options.agent);
+    } catch (error) {
+      throw new acp.RequestError(INTERNAL_ERROR, errorMessage(error));
+    }
+  };
   const app = acp.agent({ name: "rienda" })
     .onRequest(acp.methods.agent.initialize, () => ({
       protocolVersion: acp.PROTOCOL_VERSION,
       agentCapabilities: {
-        loadSession: false,
+        loadSession: true,
         promptCapabilities: { image: false, audio: false, embeddedContext: true },
-        mcpCapabilities: { http: false, sse: false },
+        mcpCapabilities: { http: true, sse: true },
       },
       authMethods: AUTH_METHODS,
       agentInfo: { name: "rienda", title: "rienda", version: VERSION },
@@ -86,12 +102,34 @@ export async function serveAcp(options: ServeAcpOptions): Promise<void> {
     .onRequest(acp.methods.agent.authenticate, () => ({}))
     .onRequest(acp.methods.agent.session.new, async ({ params }) => {
       const workdir = await checkedWorkdir(params.cwd);
-      if (params.mcpServers.length > 0) {
-        log(`the editor's MCP servers are not started: ${serverNames(params.mcpServers)}`);
-      }
       const id = newSessionId();
-      sessions.set(id, await opened(id, workdir, options.agent, false));
+      sessions.set(id, await opened({ id, workdir, stored: false, mcpServers: mcp(params) }));
       return { sessionId: id };
+    })
+    .onRequest(acp.methods.agent.session.load, async ({ params, client }) => {
+      const workdir = await checkedWorkdir(params.cwd);
+      const earlier = sessions.get(params.sessionId);
+      if (earlier !== undefined && earlier.turn !== null) throw busy(params.sessionId);
+      const session = await opened({
+        id: params.sessionId,
+        workdir,
+        stored: true,
+        mcpServers: mcp(params),
+      });
+      const updates = await storedUpdates(session).catch(async (error: unknown) => {
+        await session.conversation.close();
+        throw new acp.RequestError(INTERNAL_ERROR, errorMessage(error));
+      });
+      // ACP: the whole history is sent before session/load answers.
+      for (const update of updates) {
+        await client.notify(acp.methods.client.session.update, {
+          sessionId: params.sessionId,
+          update,
+        });
+      }
+      sessions.set(params.sessionId, session);
+      await earlier?.conversation.close();
+      return {};
     })
     .onRequest(
       acp.methods.agent.session.prompt,
@@ -125,20 +163,6 @@ export async function serveAcp(options: ServeAcpOptions): Promise<void> {
   await Promise.all(ends);
 }
 
-/** {@link openServedSession}, its failure as the JSON-RPC error the editor shows. */
-async function opened(
-  id: string,
-  workdir: string,
-  agent: AcpAgentOptions,
-  stored: boolean,
-): Promise<ServedSession> {
-  try {
-    return await openServedSession(id, workdir, agent, stored);
-  } catch (error) {
-    throw new acp.RequestError(INTERNAL_ERROR, errorMessage(error));
-  }
-}
-
 /** `cwd` of `session/new`, which must be an absolute path to a directory. */
 async function checkedWorkdir(cwd: string): Promise<string> {
   if (!isAbsolute(cwd)) {
@@ -154,6 +178,14 @@ async function checkedWorkdir(cwd: string): Promise<string> {
   return cwd;
 }
 
+/** The error of a load while a prompt runs in the session. */
+function busy(id: string): acp.RequestError {
+  return acp.RequestError.invalidRequest(
+    undefined,
+    `session ${id} is running a prompt: send session/cancel first`,
+  );
+}
+
 /** The resource-not-found error of a session id this process does not serve. */
 function unknownSession(id: string): acp.RequestError {
   return new acp.RequestError(
@@ -161,8 +193,4 @@ function unknownSession(id: string): acp.RequestError {
     `unknown session "${id}": open it with session/new or session/load first`,
     { sessionId: id },
   );
-}
-
-function serverNames(servers: readonly acp.McpServer[]): string {
-  return servers.map((server) => server.name).join(", ");
 }

@@ -21,7 +21,7 @@ import type { AgentDefinition } from "../agents/agent_file.ts";
 import type { SandboxMode } from "../sandbox/sandbox_setting.ts";
 import { agentSources } from "../agents/agent_sources.ts";
 import { loadAgent } from "../agents/catalog.ts";
-import { type Config, loadConfig } from "../config/config.ts";
+import { type Config, loadConfig, type McpServerSettings } from "../config/config.ts";
 import { loadCredentials } from "../config/credentials.ts";
 import { resolvePaths, type RiendaPaths } from "../config/paths.ts";
 import { createRunContext } from "../engine/compaction.ts";
@@ -69,6 +69,8 @@ export interface InteractiveSessionOptions {
    * turn (an editor gets it from `session/new`); absent: a fresh one.
    */
   readonly newSessionId?: string | undefined;
+  /** MCP servers started for every turn next to the agent's own (an editor's), every tool offered. */
+  readonly mcpServers?: readonly McpServerSettings[] | undefined;
   /** `--record FILE`: one cassette for every turn (docs/testing.md). */
   readonly record?: string | undefined;
   /** `--sandbox MODE`: every turn's commands (docs/sandbox.md). */
@@ -224,6 +226,7 @@ export async function openInteractiveSession(
     agent: chat.agent,
     continueSession: chat.stored === null ? undefined : { kind: "id", id: chat.stored.id },
     newSessionId: chat.stored === null ? chat.newId : undefined,
+    extraMcpServers: options.mcpServers,
     model: chat.model,
     workdir,
     config: options.config,

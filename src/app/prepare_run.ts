@@ -9,7 +9,7 @@
 
 import { resolve } from "node:path";
 import { agentSources } from "../agents/agent_sources.ts";
-import { loadConfig } from "../config/config.ts";
+import { loadConfig, type McpServerSettings } from "../config/config.ts";
 import { loadCredentials } from "../config/credentials.ts";
 import { resolvePaths } from "../config/paths.ts";
 import type { RunOptions } from "../engine/run.ts";
@@ -91,6 +91,8 @@ export interface RunRequest {
   readonly confirm?: ExtensionRunContext["confirm"];
   /** Shows `ctx.notify`; absent without a UI. */
   readonly notify?: ExtensionRunContext["notify"];
+  /** MCP servers the front end adds to the agent's (an editor's), every tool offered. */
+  readonly extraMcpServers?: readonly McpServerSettings[] | undefined;
   /** Aborts loading the extensions on interrupt. */
   readonly signal?: AbortSignal | undefined;
   /** `--record` / `--replay`: builds the model client, so its requests are recorded or replayed. */
@@ -190,6 +192,7 @@ export async function prepareRun(request: RunRequest): Promise<RunPlan> {
   });
   const extensions = await loadRunTools({
     mcpServers: config.mcpServers,
+    extraMcpServers: request.extraMcpServers,
     env: request.env,
     secrets: request.secrets,
     paths,

@@ -22,6 +22,11 @@ import { type McpPlan, planMcpTools } from "./mcp_plan.ts";
 export interface RunToolsRequest extends RunExtensionsRequest {
   /** `mcp_servers:` of config.yaml. */
   readonly mcpServers: Readonly<Record<string, McpServerSettings>>;
+  /**
+   * Servers the front end adds (an editor's): started for the run whatever
+   * the agent's `tools:` says, all their tools offered after the agent's.
+   */
+  readonly extraMcpServers?: readonly McpServerSettings[] | undefined;
   /** rienda's environment (`env_vars`, `token_env` of servers). */
   readonly env: (name: string) => string | undefined;
 }
@@ -33,7 +38,26 @@ export interface RunToolsRequest extends RunExtensionsRequest {
  */
 export async function loadRunTools(request: RunToolsRequest): Promise<RunExtensions> {
   const { agent } = request;
-  const plan = planMcpTools(agent.path, agent.tools, request.mcpServers, agent.peerMcpTools);
+  // A configured server keeps its name: an added one of the same name is not started.
+  const shadowed = (request.extraMcpServers ?? []).filter((server) =>
+    Object.hasOwn(request.mcpServers, server.name)
+  );
+  const extra = (request.extraMcpServers ?? []).filter((server) => !shadowed.includes(server));
+  const planned = planMcpTools(
+    agent.path,
+    [...agent.tools, ...extra.map((server) => `mcp:${server.name}`)],
+    { ...request.mcpServers, ...Object.fromEntries(extra.map((server) => [server.name, server])) },
+    agent.peerMcpTools,
+  );
+  const plan = shadowed.length === 0 ? planned : {
+    ...planned,
+    diagnostics: [
+      ...shadowed.map((server) =>
+        `MCP server "${server.name}" of the editor is not started: config.yaml has a server of that name`
+      ),
+      ...planned.diagnostics,
+    ],
+  };
   const extensionsRequest = { ...request, agent: { ...agent, tools: plan.toolNames } };
   if (plan.servers.length === 0) {
     const extensions = await loadRunExtensions(extensionsRequest);
