@@ -27,6 +27,12 @@ export interface LazyEntry {
 /** Every lazily loaded module. */
 export const LAZY_ENTRIES: readonly LazyEntry[] = [
   {
+    module: "src/cli/program.ts",
+    kind: "module",
+    loadedBy: "src/main.ts",
+    spelled: "./cli/program.ts",
+  },
+  {
     module: "src/extensions/worker/guest_worker.ts",
     kind: "worker",
     loadedBy: "src/extensions/guest_worker_handle.ts",

@@ -14,11 +14,21 @@ import { killAllProcessGroups } from "./tools/process_group.ts";
 import { type Io, redactingSink } from "./ui/io.ts";
 import { streamSink } from "./ui/stream_sink.ts";
 import { releaseOutputBacklog } from "./host/output_steps.ts";
-import { rememberEnvironmentSecrets } from "./app/known_secrets.ts";
+import { rememberEnvironmentSecrets } from "./app/environment_secrets.ts";
 import { SecretSet } from "./secrets/secrets.ts";
 import { readSecretLine } from "./ui/secret.ts";
 import { readAtMost, readWhileProducing } from "./host/read_at_most.ts";
 import { terminalSafe } from "./ui/terminal_text.ts";
+
+/**
+ * The command tree, imported by a computed specifier: from source, Deno loads the whole graph
+ * behind a literal `import()` at start-up even when it never runs, which was half of what
+ * `--version` cost (docs/performance.md).
+ */
+const PROGRAM_MODULE = "./cli/program.ts";
+
+/** What the command tree exports (a type-level `import()`, erased at run time). */
+type Program = typeof import("./cli/program.ts");
 
 /** `deno task dev` runs from the checkout and passes the caller's directory here. */
 const DEV_CWD_VARIABLE = "RIENDA_DEV_CWD";
@@ -165,7 +175,7 @@ async function main(): Promise<number> {
     code = EXIT.failure;
   }
   for (const name of INTERRUPT_SIGNALS) Deno.removeSignalListener(name, onSignal);
-  clearTimeout(windDown);
+  if (windDown !== undefined) clearTimeout(windDown);
   return interrupts.signal.aborted ? EXIT.interrupted : code;
 }
 
@@ -177,7 +187,7 @@ async function runCommand(io: ProcessIo, signal: AbortSignal): Promise<number> {
       return EXIT.ok;
     }
     // Loaded after the fast path: the command tree costs ~50 ms of npm start-up.
-    const { runCli } = await import("./cli/program.ts");
+    const { runCli }: Program = await import(PROGRAM_MODULE);
     return await runCli(Deno.args, io, signal);
   } catch (error) {
     if (signal.aborted) {

@@ -3,10 +3,8 @@
  * (docs/security.md, "What is masked"), whichever command runs and whichever
  * provider it uses:
  *
- * - at start ({@link rememberEnvironmentSecrets}): the built-in key
- *   variables (`OPENAI_API_KEY`, …) and every variable whose name says it
- *   holds a secret (`GITHUB_TOKEN`, `DB_PASSWORD`) unless its value is a
- *   path, a number or words;
+ * - at start, the environment's (`environment_secrets.ts`, apart so that
+ *   `--version` loads no config parser);
  * - before a command ({@link rememberStoredSecrets}): the keys of
  *   `credentials.json`, and of the config in effect (the command's
  *   `--config`, else `RIENDA_CONFIG`, else the home's) its `api_key`s,
@@ -20,29 +18,12 @@
  * @module
  */
 
-import { loadConfig } from "../config/config.ts";
-import { loadCredentials } from "../config/credentials.ts";
 import { resolvePaths, type RiendaPaths } from "../config/paths.ts";
-import { PROVIDER_PRESETS } from "../providers/presets.ts";
-import { isSecretEnvironmentVariable } from "../secrets/secret_names.ts";
 import type { SecretSet } from "../secrets/secrets.ts";
-import type { Config } from "../config/config.ts";
-import type { Credentials } from "../config/credentials.ts";
+import { type Config, loadConfig } from "../config/config.ts";
+import { type Credentials, loadCredentials } from "../config/credentials.ts";
 import { serverSecrets } from "../config/mcp_servers.ts";
 import { isCredentialHeader } from "../secrets/secret_names.ts";
-
-/** Remembers the secrets of the environment `variables` into `secrets` (see the module doc). */
-export function rememberEnvironmentSecrets(
-  secrets: SecretSet,
-  variables: Readonly<Record<string, string>>,
-): void {
-  for (const preset of Object.values(PROVIDER_PRESETS)) {
-    if (preset.keyEnv !== null) secrets.remember(variables[preset.keyEnv]);
-  }
-  for (const [name, value] of Object.entries(variables)) {
-    if (isSecretEnvironmentVariable(name, value)) secrets.remember(value);
-  }
-}
 
 /** Remembers the keys of a parsed `credentials.json` into `secrets`. */
 export function rememberCredentialSecrets(secrets: SecretSet, credentials: Credentials): void {

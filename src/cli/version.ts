@@ -5,7 +5,6 @@
  * @module
  */
 
-import { join, resolve } from "node:path";
 import { BUILD, type BuildInfo, VERSION } from "../base/version.ts";
 
 /**
@@ -31,6 +30,18 @@ export const VERSION_WORDS: readonly string[] = ["--version", "-v", "-V", "versi
 /** Whether `argv` only asks for the version (`--version`, `-v`, `-V` or `version`). */
 export function isVersionRequest(argv: readonly string[]): boolean {
   return argv.length === 1 && VERSION_WORDS.includes(argv[0]!);
+}
+
+/**
+ * `node:path` for the two joins git's files need: a Node module would cost `--version` a
+ * third of its time. The OS resolves the `..` a relative `commondir` leaves in.
+ */
+function join(dir: string, name: string): string {
+  return `${dir.replace(/[\\/]$/, "")}/${name}`;
+}
+
+function resolve(dir: string, path: string): string {
+  return /^([A-Za-z]:)?[\\/]/.test(path) ? path : join(dir, path);
 }
 
 function readText(path: string): string | null {

@@ -17,7 +17,6 @@
  * @module
  */
 
-import { findExecutable } from "../host/find_executable.ts";
 import { pumpOutput } from "./output_pump.ts";
 import { errorMessage } from "../base/unknown.ts";
 
@@ -188,7 +187,12 @@ export const WATCHED_SHELL = [
 let shellPath: Promise<string> | undefined;
 
 function findShell(): Promise<string> {
-  shellPath ??= findExecutable("sh", { path: Deno.env.get("PATH") ?? "", cwd: Deno.cwd() })
+  // Imported on first use: main.ts loads this module for killAllProcessGroups, and the search
+  // needs node:path, which `--version` should not load.
+  shellPath ??= import("../host/find_executable.ts")
+    .then(({ findExecutable }) =>
+      findExecutable("sh", { path: Deno.env.get("PATH") ?? "", cwd: Deno.cwd() })
+    )
     .then((found) => found ?? "sh");
   return shellPath;
 }
