@@ -4,7 +4,7 @@ import { initializeRequest, startAcpClient } from "./harness/acp_client.ts";
 import { assertNothingSent, checkSession, sessionIdOf } from "./harness/assertions.ts";
 import { createTestEnv } from "./harness/env.ts";
 import { startFakeProvider } from "./harness/fake_provider.ts";
-import { chatMessages } from "./harness/wire.ts";
+import { chatMessages, toolResultsOf } from "./harness/wire.ts";
 
 /** A beforePrompt hook: refuses prompts naming a ticket, tags the rest, says what day it is. */
 const GATE = `module.exports = {
@@ -116,4 +116,21 @@ Deno.test("rienda acp: a refused prompt is an error naming the hook, and the ses
   const session = checkSession(await env.readSession(sessionId));
   assert.equal(session.entries.length, 2);
   assert.equal(await editor.close(), 0);
+});
+
+Deno.test("a subagent's task its beforePrompt hook refused fails the call, naming no session", async () => {
+  await using provider = await startFakeProvider([
+    { toolCalls: [{ name: "agent", arguments: { agent: "gated", prompt: "close PROJ-9" } }] },
+    { text: "the child would not" },
+  ]);
+  await using env = await createTestEnv({ provider });
+  await env.writeHook("gate", GATE);
+  await env.writeAgent("lead", { description: "Leads.", tools: ["agent"], agents: ["gated"] });
+  await env.writeAgent("gated", { description: "Gated.", hooks: ["gate"] });
+  const result = await env.run(["run", "-a", "lead", "delegate"]);
+  assert.equal(result.code, 0, result.stderr);
+  assert.deepEqual(toolResultsOf(provider.requests[1]).map((item) => item.content), [
+    'agent "gated" failed: hook "gate" refused the prompt: ticket numbers stay out',
+  ]);
+  assert.equal((await env.sessionFiles()).length, 1);
 });

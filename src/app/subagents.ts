@@ -153,7 +153,10 @@ async function runChild(
   }
   await using child = plan;
   const outcome = await runAgent({ ...child.options, emit: events, signal }, request.prompt);
-  const where = options.keepsSessions ? ` (session ${child.options.sessionId})` : "";
+  // A task a beforePrompt hook refused stored nothing: there is no session to name.
+  const where = options.keepsSessions && outcome.promptRefused !== true
+    ? ` (session ${child.options.sessionId})`
+    : "";
   switch (outcome.reason) {
     case "end_turn":
       return textResult(`${outcome.text}\n\n[agent ${request.agent} answered${where}]`);
@@ -161,7 +164,7 @@ async function runChild(
       return errorResult(`agent "${request.agent}" was interrupted${where}`);
     case "error": {
       const error = outcome.error ?? "the run failed";
-      await child.recordFailure(error);
+      if (outcome.promptRefused !== true) await child.recordFailure(error);
       return errorResult(`agent "${request.agent}" failed: ${error}${where}`);
     }
   }
