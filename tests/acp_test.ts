@@ -645,3 +645,17 @@ Deno.test("acp starts an editor's MCP server for the session and offers its tool
     content: { type: "text", text: "Echo: from the editor" },
   });
 });
+
+Deno.test("acp --sandbox read-only confines the session's commands", async () => {
+  await using provider = await startFakeProvider([
+    { toolCalls: [{ id: "s1", name: "shell", arguments: { command: "echo x > inside.txt" } }] },
+    { text: "Tried." },
+  ]);
+  await using env = await createTestEnv({ provider });
+  await using editor = await editorFor(env, { args: ["--sandbox", "read-only"] });
+  assert.equal((await promptOnce(editor, env, "write")).response.stopReason, "end_turn");
+  const done = toolUpdates(editor.updates).at(-1);
+  assert.ok(done?.sessionUpdate === "tool_call_update");
+  assert.match(JSON.stringify(done.content), /sandbox/);
+  assert.equal(await Deno.lstat(`${env.workdir}/inside.txt`).then(() => true, () => false), false);
+});

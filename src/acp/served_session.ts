@@ -15,6 +15,7 @@ import { type InteractiveSession, openInteractiveSession } from "../app/interact
 import type { SessionTarget } from "../app/continue_session.ts";
 import type { SecretSet } from "../secrets/secrets.ts";
 import type { McpServerSettings } from "../config/mcp_servers.ts";
+import type { SandboxMode } from "../sandbox/sandbox_setting.ts";
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
 import { branchContext } from "../sessions/history.ts";
 import { readSessionFile } from "../sessions/reader.ts";
@@ -29,6 +30,8 @@ export interface AcpAgentOptions {
   readonly config: string | undefined;
   /** `-y`: approve every confirmation without asking the editor. */
   readonly autoApprove: boolean;
+  /** `--sandbox MODE`: every prompt's commands (docs/sandbox.md). */
+  readonly sandbox?: SandboxMode | undefined;
   readonly env: (name: string) => string | undefined;
   /** The process's secrets (`Io.secrets`): every run masks with them. */
   readonly secrets: SecretSet;
@@ -77,6 +80,7 @@ export async function openServedSession(
     session,
     newSessionId: stored ? undefined : id,
     mcpServers: open.mcpServers,
+    sandbox: options.sandbox,
   });
   return { id, conversation, always: new Set(), turn: null };
 }

@@ -9,6 +9,7 @@
  */
 
 import { resolve } from "node:path";
+import type { SandboxMode } from "../sandbox/sandbox_setting.ts";
 import type { Io } from "../ui/io.ts";
 import { terminalSafe } from "../ui/terminal_text.ts";
 
@@ -19,6 +20,8 @@ export interface AcpFlags {
   readonly model: string | undefined;
   readonly config: string | undefined;
   readonly autoApprove: boolean;
+  /** `--sandbox MODE` (docs/sandbox.md). */
+  readonly sandbox: SandboxMode | undefined;
 }
 
 /**
@@ -48,6 +51,7 @@ export async function acpCommand(io: Io, signal: AbortSignal, flags: AcpFlags): 
       model: flags.model,
       config: flags.config,
       autoApprove: flags.autoApprove,
+      sandbox: flags.sandbox,
       env: io.env,
       secrets: io.secrets,
     },

@@ -6,7 +6,13 @@
 
 import { type Command, Option } from "commander";
 import type { Io } from "../ui/io.ts";
-import { CONFIG_FLAG_HELP, stringFlag } from "./flags.ts";
+import {
+  CONFIG_FLAG_HELP,
+  SANDBOX_FLAG,
+  SANDBOX_FLAG_HELP,
+  sandboxFlag,
+  stringFlag,
+} from "./flags.ts";
 
 /** Adds `acp` to `program`; `choose` receives the action to run. */
 export function addAcpCommand(
@@ -30,6 +36,7 @@ export function addAcpCommand(
     )
     .option("--config <path>", CONFIG_FLAG_HELP)
     .option("-y, --auto-approve", "approve every confirmation without asking the editor")
+    .option(SANDBOX_FLAG, SANDBOX_FLAG_HELP)
     .addHelpText(
       "after",
       `
@@ -49,6 +56,7 @@ Examples:
           model: stringFlag(flags, "model"),
           config: stringFlag(flags, "config"),
           autoApprove: flags.autoApprove === true,
+          sandbox: sandboxFlag(flags, "acp"),
         })
       );
     });
