@@ -230,7 +230,11 @@ export async function loadSessionAgent(
 }
 
 /** The error for a session whose model cannot be used any more, suggesting -m. */
-export function sessionModelError(session: ContinuedSession, model: string, error: unknown): Error {
+export function sessionModelError(
+  session: Pick<ContinuedSession, "id">,
+  model: string,
+  error: unknown,
+): Error {
   const reason = errorMessage(error);
   return new Error(
     `session ${session.id} uses model "${model}", which is not available (${reason}): ` +

@@ -13,6 +13,11 @@
  *   the same resolution `rienda run` makes (`run_target.ts`).
  * - Switching agent, model or reasoning level only changes what the next
  *   turn asks for; that turn writes the switch entries.
+ * - The MCP servers and the extension host outlive the turns
+ *   (`kept_tools.ts`) until {@link InteractiveSession.close}: a stateful MCP
+ *   server keeps its state between messages. What they report (a notice,
+ *   `ctx.confirm`, `ctx.notify`) goes to the turn running then; a notice
+ *   between turns comes with the next one, a question between turns is no.
  *
  * @module
  */
@@ -35,6 +40,7 @@ import { branchContext } from "../sessions/history.ts";
 import { readSessionFile } from "../sessions/reader.ts";
 import { errorMessage } from "../base/unknown.ts";
 import { openCassette } from "./cassette.ts";
+import { createKeptTools } from "./kept_tools.ts";
 import { loadSessionAgent, type SessionTarget } from "./continue_session.ts";
 import { prepareRun, resolveWorkdir, type RunPlan, type RunRequest } from "./prepare_run.ts";
 import {
@@ -222,6 +228,29 @@ export async function openInteractiveSession(
     return (await findSessionFile(paths.sessionsDir, workdir, chat.stored.id)).path;
   }
 
+  const kept = createKeptTools();
+  /** The turn running now: what the kept tools and hooks report to. */
+  let current: TurnIo | null = null;
+  /** Notices that came between turns (an MCP server that died), shown with the next one. */
+  const between: string[] = [];
+  const notice = (text: string) => {
+    if (current === null) between.push(text);
+    else current.emit({ type: "notice", text });
+  };
+
+  /** Runs `task` as the current turn. */
+  async function asTurn(io: TurnIo, task: () => Promise<TurnOutcome>): Promise<TurnOutcome> {
+    current = io;
+    for (const text of between.splice(0)) io.emit({ type: "notice", text });
+    try {
+      return await task();
+    } catch (error) {
+      return failed(error, io.signal);
+    } finally {
+      current = null;
+    }
+  }
+
   const request = (io: TurnIo): RunRequest => ({
     agent: chat.agent,
     continueSession: chat.stored === null ? undefined : { kind: "id", id: chat.stored.id },
@@ -239,11 +268,13 @@ export async function openInteractiveSession(
     env,
     cwd,
     secrets: options.secrets,
-    notice: (text) => io.emit({ type: "notice", text }),
-    confirm: io.confirm,
-    notify: io.notify,
+    // The kept tools and hooks were loaded by an earlier turn: they ask and tell the current one.
+    notice,
+    confirm: (question, signal) => current?.confirm(question, signal) ?? Promise.resolve(false),
+    notify: (shown) => current?.notify(shown),
     signal: io.signal,
     cassette,
+    kept,
   });
 
   /** What the state shows once a turn has prepared its run. */
@@ -285,7 +316,7 @@ export async function openInteractiveSession(
     await useAgent(options.agent);
   }
 
-  const close = () => Promise.resolve();
+  const close = async () => await kept[Symbol.asyncDispose]();
   return {
     workdir,
     paths,
@@ -297,8 +328,8 @@ export async function openInteractiveSession(
       thinking: chat.preview.thinking,
       contextWindow: chat.preview.contextWindow,
     }),
-    async runTurn(prompt, io) {
-      try {
+    runTurn: (prompt, io) =>
+      asTurn(io, async () => {
         await using plan = await prepareRun(request(io));
         const stored = chat.stored;
         ran(plan);
@@ -324,12 +355,9 @@ export async function openInteractiveSession(
           maxTurnsReached: outcome.reason === "error" && maxTurns !== undefined &&
             outcome.turns >= maxTurns,
         };
-      } catch (error) {
-        return failed(error, io.signal);
-      }
-    },
-    async compact(io) {
-      try {
+      }),
+    compact: (io) =>
+      asTurn(io, async () => {
         if (chat.stored === null) return nothing("the session has no messages yet");
         await using plan = await prepareRun(request(io));
         const { compactor, model, system } = plan.options;
@@ -357,10 +385,7 @@ export async function openInteractiveSession(
           );
         }
         return { reason: "end_turn", usage: usage ?? EMPTY_USAGE };
-      } catch (error) {
-        return failed(error, io.signal);
-      }
-    },
+      }),
     async agent() {
       chat.definition ??= await loadAgent((await inputs()).sources, chat.agentId)
         .catch(() => null);

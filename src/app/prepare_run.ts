@@ -13,14 +13,9 @@ import { loadConfig, type McpServerSettings } from "../config/config.ts";
 import { loadCredentials } from "../config/credentials.ts";
 import { resolvePaths } from "../config/paths.ts";
 import type { RunOptions } from "../engine/run.ts";
-import { createModelClient } from "../providers/client.ts";
-import { parseModelRef } from "../config/model_ref.ts";
-import { withKeyHint } from "./key_hint.ts";
 import type { RunCassette } from "./cassette.ts";
 import type { SecretSet } from "../secrets/secrets.ts";
 import { newSessionId } from "../sessions/ids.ts";
-import { titleFromPrompt } from "../sessions/catalog.ts";
-import { createSessionWriter } from "../sessions/writer.ts";
 import {
   loadWorkspaceContext,
   maskedContext,
@@ -30,21 +25,14 @@ import {
 import { type GuardedPath, guardOf } from "../tools/guarded_paths.ts";
 import { guardedHomePaths } from "./extensions.ts";
 import { createCompactor } from "./compactor.ts";
-import {
-  continuation,
-  type ContinuedSession,
-  openContinuedSession,
-  sessionModelError,
-  type SessionTarget,
-} from "./continue_session.ts";
+import { openContinuedSession, type SessionTarget } from "./continue_session.ts";
 import type { ExtensionRunContext } from "../extensions/run_context.ts";
 import { loadTargetAgent, targetModel } from "./run_target.ts";
-import { resolveModel, ThinkingLevelError } from "./resolve_model.ts";
-import { bindRunSession } from "./run_session.ts";
+import { openRunSession } from "./run_session.ts";
+import { runModel } from "./run_model.ts";
+import type { KeptTools } from "./kept_tools.ts";
 import { homeWorkspaceWarning } from "./home_workspace.ts";
-import { loadRunTools } from "./run_tools.ts";
-import { checkedTool } from "./checked_tool.ts";
-import { permittedTool } from "./permitted_tool.ts";
+import { callableTools, loadRunTools } from "./run_tools.ts";
 import type { EventSink } from "../engine/events.ts";
 import { AGENT_TOOL_NAME } from "../tools/agent.ts";
 import { callableAgents, createDelegation, type ParentLink } from "./subagents.ts";
@@ -107,6 +95,8 @@ export interface RunRequest {
   readonly sandbox?: SandboxMode | undefined;
   /** A subagent's run: its parent's sandbox, which the child may tighten, never loosen. */
   readonly parentSandbox?: SandboxSetting | undefined;
+  /** The tools a conversation keeps between its turns; absent: the run's own. */
+  readonly kept?: KeptTools | undefined;
 }
 
 /** A prepared run; dispose it to release the session and the extension host. */
@@ -143,34 +133,23 @@ export async function prepareRun(request: RunRequest): Promise<RunPlan> {
     : request.agent && { ...request.agent, implicit: request.parent !== undefined };
   const agent = await loadTargetAgent({ config, sources }, agentSpec, continued);
   const credentials = await loadCredentials(paths.credentialsFile);
-  const inputs = { config, sources, env: request.env, credentials };
-  const { modelRef, thinking, modelFromSession } = targetModel(inputs, agent, {
-    model: request.model ?? (agent.model === undefined ? request.inheritModel : undefined),
-    thinking: request.thinking,
-  }, continued);
-  const resolved = resolveSessionModel(
-    continued,
-    modelFromSession,
-    modelRef,
-    () =>
-      resolveModel(config, modelRef, {
-        env: request.env,
-        credentials,
-        thinking,
-        keyOptional: request.cassette?.replay,
-      }),
-  );
-  // The agent's temperature wins over config.yaml's for the model.
-  const settings = agent.temperature === undefined
-    ? resolved
-    : { ...resolved, temperature: agent.temperature };
-  // A refused key names its provider and where it came from.
-  const model = withKeyHint(
-    request.cassette === undefined
-      ? createModelClient(settings, request.secrets)
-      : request.cassette.tap.client(settings, agent.id, request.secrets),
-    { provider: parseModelRef(modelRef).provider, source: resolved.keySource },
-  );
+  const keys = { env: request.env, credentials };
+  const target = {
+    agent,
+    ...targetModel({ config, ...keys }, agent, {
+      model: request.model ?? (agent.model === undefined ? request.inheritModel : undefined),
+      thinking: request.thinking,
+    }, continued),
+  };
+  const { modelRef, thinking } = target;
+  const { client: model, resolved } = runModel({
+    config,
+    ...keys,
+    target,
+    session: continued,
+    cassette: request.cassette,
+    secrets: request.secrets,
+  });
   const sessionId = continued?.id ?? request.newSessionId ?? newSessionId();
   // The workspace context (instructions, skills, git) is read while the extensions load.
   const reading = loadWorkspaceContext(workdir, {
@@ -234,6 +213,7 @@ export async function prepareRun(request: RunRequest): Promise<RunPlan> {
           signal: child.signal,
         }),
     }),
+    kept: request.kept,
   });
   failure.use(extensions);
   const workspace = await reading;
@@ -242,34 +222,25 @@ export async function prepareRun(request: RunRequest): Promise<RunPlan> {
     autoApprove: request.autoApprove,
     ...(request.confirm === undefined ? {} : { confirm: request.confirm }),
   };
-  const resumed = continued === null ? null : continuation(continued, {
-    agent: agent.id,
-    agentFile: agentSpec === undefined
-      ? continued.branch.agentFile
-      : agentSpec.kind === "file"
-      ? agentSpec.path
-      : null,
-    model: modelRef,
-    thinking: thinking ?? null,
-  });
-  const session = bindRunSession(
-    continued?.writer ?? (request.noSession ? null : await createSessionWriter({
-      sessionsDir: paths.sessionsDir,
-      workdir,
-      id: sessionId,
+  const { session, history, summary } = await openRunSession({
+    sessionsDir: paths.sessionsDir,
+    workdir,
+    sessionId,
+    continued,
+    chosen: {
       agent: agent.id,
-      agentFile: agentSpec?.kind === "file" ? agentSpec.path : undefined,
+      agentFile: agentSpec === undefined
+        ? continued?.branch.agentFile ?? null
+        : agentSpec.kind === "file"
+        ? agentSpec.path
+        : null,
       model: modelRef,
-      parent: request.parent,
-    })),
-    {
-      historyIds: resumed?.historyIds ?? [],
-      pending: resumed?.pending ??
-        (request.title === undefined
-          ? []
-          : [{ kind: "title", title: titleFromPrompt(request.title) }]),
+      thinking: thinking ?? null,
     },
-  );
+    noSession: request.noSession,
+    title: request.title,
+    parent: request.parent,
+  });
   const compactor = config.compaction.enabled
     ? createCompactor({
       contextWindow: resolved.contextWindow,
@@ -295,17 +266,13 @@ export async function prepareRun(request: RunRequest): Promise<RunPlan> {
         maskedContext(workspace, (text) => request.secrets.mask(text)),
       ),
       model,
-      tools: extensions.tools.map((tool) =>
-        checkedTool(permittedTool(tool, agent.permissions, approval), {
-          timeoutMs: agent.toolTimeouts?.get(tool.name),
-        })
-      ),
+      tools: callableTools(extensions.tools, agent, approval),
       hooks: extensions.hooks,
       // Every tool result is masked with the run's secrets (docs/security.md).
       redact: (text) => request.secrets.mask(text),
       session,
-      history: resumed?.history ?? [],
-      ...(resumed?.summary === undefined ? {} : { summary: resumed.summary }),
+      history,
+      ...(summary === undefined ? {} : { summary }),
       ...(compactor === undefined ? {} : { compactor }),
       workdir,
       diagnostics: [
@@ -344,21 +311,6 @@ function refusingOwnFiles(guarded: readonly GuardedPath[]): RefuseFile {
 /** The absolute path of a `-f FILE`, as the session records it. */
 function agentFilePath(cwd: string, path: string): string {
   return resolve(cwd, path);
-}
-
-/** Resolves the model; when it came from a continued session, a failure says so and suggests -m. */
-function resolveSessionModel<T>(
-  continued: ContinuedSession | null,
-  fromSession: boolean,
-  modelRef: string,
-  resolveIt: () => T,
-): T {
-  try {
-    return resolveIt();
-  } catch (error) {
-    if (continued === null || !fromSession || error instanceof ThinkingLevelError) throw error;
-    throw sessionModelError(continued, modelRef, error);
-  }
 }
 
 /** The absolute workspace directory (`-C`, default the current directory); it must exist. */

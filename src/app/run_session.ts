@@ -5,6 +5,8 @@
  * - writes entries decided before the run (switches, results for calls a
  *   crash left open) just before the run's first message, so a run that
  *   fails before its first request writes nothing;
+ * - continues the session `-s` / `-c` locked ({@link openRunSession}), or
+ *   starts a new one;
  * - remembers the entry id of every message of the conversation, so a
  *   compaction can name the first message it keeps (`keptId`).
  *
@@ -15,7 +17,9 @@ import type { CompactionRecord } from "../engine/compaction.ts";
 import type { SessionWriter } from "../engine/session_writer.ts";
 import type { Message } from "../llm/messages.ts";
 import { type NewEntry, toMessageFields } from "../sessions/entries.ts";
-import type { SessionFileWriter } from "../sessions/writer.ts";
+import { createSessionWriter, type SessionFileWriter } from "../sessions/writer.ts";
+import { titleFromPrompt } from "../sessions/catalog.ts";
+import { continuation, type ContinuedSession, type SwitchChoice } from "./continue_session.ts";
 
 /** A run's session: appends messages, records compactions, and closes. */
 export interface RunSession extends SessionWriter, AsyncDisposable {
@@ -86,4 +90,55 @@ export function bindRunSession(
       await writer?.close();
     },
   };
+}
+
+/** What {@link openRunSession} starts a run's session from. */
+export interface RunSessionInputs {
+  readonly sessionsDir: string;
+  readonly workdir: string;
+  /** The continued session's id, or the new session's. */
+  readonly sessionId: string;
+  /** The session `-s` / `-c` locked and read; null for a new one. */
+  readonly continued: ContinuedSession | null;
+  /** The agent (its file, when given as one), model and reasoning level the run uses. */
+  readonly chosen: SwitchChoice;
+  /** `--no-session`: nothing is stored. */
+  readonly noSession: boolean;
+  /** A new session's title, when its first prompt would make a poor one. */
+  readonly title?: string | undefined;
+  /** A subagent's parent session and `agent` call, for a new session's header. */
+  readonly parent?: { readonly sessionId: string; readonly callId: string } | undefined;
+}
+
+/** A run's session and the conversation it continues. */
+export interface OpenedRunSession {
+  readonly session: RunSession;
+  /** The branch's messages to send before the prompt (empty for a new session). */
+  readonly history: Message[];
+  /** The branch's last compaction summary, when there is one. */
+  readonly summary: string | undefined;
+}
+
+/**
+ * The session of a run: the continued one, with the switches and repairs it
+ * appends before the prompt, or a new one (written from its first message).
+ */
+export async function openRunSession(inputs: RunSessionInputs): Promise<OpenedRunSession> {
+  const { continued, chosen } = inputs;
+  const resumed = continued === null ? null : continuation(continued, chosen);
+  const writer = continued?.writer ?? (inputs.noSession ? null : await createSessionWriter({
+    sessionsDir: inputs.sessionsDir,
+    workdir: inputs.workdir,
+    id: inputs.sessionId,
+    agent: chosen.agent,
+    agentFile: chosen.agentFile ?? undefined,
+    model: chosen.model,
+    parent: inputs.parent,
+  }));
+  const session = bindRunSession(writer, {
+    historyIds: resumed?.historyIds ?? [],
+    pending: resumed?.pending ??
+      (inputs.title === undefined ? [] : [{ kind: "title", title: titleFromPrompt(inputs.title) }]),
+  });
+  return { session, history: resumed?.history ?? [], summary: resumed?.summary };
 }

@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { userText } from "../llm/messages.ts";
 import { readSessionFile } from "../sessions/reader.ts";
 import { createSessionWriter } from "../sessions/writer.ts";
-import { bindRunSession } from "./run_session.ts";
+import { openContinuedSession } from "./continue_session.ts";
+import { bindRunSession, openRunSession } from "./run_session.ts";
 
 Deno.test("bindRunSession() writes pending entries before the first message and maps kept indexes to ids", async () => {
   const dir = await Deno.makeTempDir({ prefix: "rienda-run-session-" });
@@ -63,6 +64,44 @@ Deno.test("bindRunSession() refuses a compaction that keeps no stored message", 
       session.recordCompaction({ summary: "S", keptIndex: 3, tokensBefore: 1 }),
       /no stored message at position 3/,
     );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("openRunSession() starts a new session with its title, then continues it with a model switch", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "rienda-run-session-" });
+  try {
+    const chosen = { agent: "coder", agentFile: null, model: "fake/m", thinking: null };
+    const base = { sessionsDir: dir, workdir: "/w", noSession: false };
+    const id = "01k5zzzzzzzzzzzzzzzzzzzzzx";
+    const first = await openRunSession({
+      ...base,
+      sessionId: id,
+      continued: null,
+      chosen,
+      title: "fix it\nnow",
+    });
+    assert.deepEqual(first.history, []);
+    await first.session.append(userText("fix it"));
+    await first.session[Symbol.asyncDispose]();
+    const continued = await openContinuedSession(dir, "/w", { kind: "id", id });
+    const next = await openRunSession({
+      ...base,
+      sessionId: id,
+      continued,
+      chosen: { ...chosen, model: "fake/other" },
+    });
+    assert.deepEqual(next.history, [userText("fix it")]);
+    await next.session.append(userText("again"));
+    await next.session[Symbol.asyncDispose]();
+    const data = await readSessionFile(continued.path);
+    assert.deepEqual(data.entries.map((entry) => entry.kind), [
+      "title",
+      "message",
+      "model",
+      "message",
+    ]);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -6,6 +6,7 @@
  *   SDK is never loaded.
  * - Otherwise the servers it uses start in parallel with the extensions;
  *   a server that fails is a diagnostic, its named tools error results.
+ * - A conversation's turns take them from what it keeps (`kept_tools.ts`).
  * - Tools keep the declared order (`mcp:github` puts all of the server's tools
  *   there); two different tools with one name are an error naming both.
  *
@@ -13,10 +14,15 @@
  */
 
 import type { McpServerSettings } from "../config/config.ts";
-import type { Tool } from "../tools/tool.ts";
+import type { CallableTool, Tool } from "../tools/tool.ts";
+import type { AgentDefinition } from "../agents/agent_file.ts";
+import type { Approval } from "../tools/approval.ts";
+import { checkedTool } from "./checked_tool.ts";
+import { permittedTool } from "./permitted_tool.ts";
 import { loadMcp } from "./load_mcp.ts";
 import { loadRunExtensions, type RunExtensions, type RunExtensionsRequest } from "./extensions.ts";
 import { type McpPlan, planMcpTools } from "./mcp_plan.ts";
+import type { KeptTools } from "./kept_tools.ts";
 
 /** What {@link loadRunTools} needs on top of the extensions' request. */
 export interface RunToolsRequest extends RunExtensionsRequest {
@@ -29,6 +35,8 @@ export interface RunToolsRequest extends RunExtensionsRequest {
   readonly extraMcpServers?: readonly McpServerSettings[] | undefined;
   /** rienda's environment (`env_vars`, `token_env` of servers). */
   readonly env: (name: string) => string | undefined;
+  /** Tools a conversation keeps between its turns; absent: this run's own, stopped when it ends. */
+  readonly kept?: KeptTools | undefined;
 }
 
 /**
@@ -59,22 +67,28 @@ export async function loadRunTools(request: RunToolsRequest): Promise<RunExtensi
     ],
   };
   const extensionsRequest = { ...request, agent: { ...agent, tools: plan.toolNames } };
+  const { kept } = request;
+  const loadExtensions = (request: RunExtensionsRequest) =>
+    kept === undefined ? loadRunExtensions(request) : kept.extensions(request, loadRunExtensions);
   if (plan.servers.length === 0) {
-    const extensions = await loadRunExtensions(extensionsRequest);
+    const extensions = await loadExtensions(extensionsRequest);
     return { ...extensions, diagnostics: [...plan.diagnostics, ...extensions.diagnostics] };
   }
   // Loaded on demand: the SDK costs a few hundred milliseconds of start-up.
   const mcp = await loadMcp();
   await using failure = new AsyncDisposableStack();
+  const startRequest = {
+    workdir: request.workdir,
+    env: request.env,
+    secrets: request.secrets,
+    signal: request.signal,
+    notice: request.notice,
+  };
   const [extensions, started] = await Promise.allSettled([
-    loadRunExtensions(extensionsRequest),
-    mcp.startMcpServers(plan.servers, {
-      workdir: request.workdir,
-      env: request.env,
-      secrets: request.secrets,
-      signal: request.signal,
-      notice: request.notice,
-    }),
+    loadExtensions(extensionsRequest),
+    kept === undefined
+      ? mcp.startMcpServers(plan.servers, startRequest)
+      : kept.servers(plan.servers, startRequest, mcp.startMcpServers),
   ]);
   if (extensions.status === "fulfilled") failure.use(extensions.value);
   if (started.status === "fulfilled") failure.use(started.value);
@@ -134,4 +148,21 @@ function assembleTools(
     }
   }
   return [...chosen.values()].map((offered) => offered.tool);
+}
+
+/**
+ * The tools as the run calls them: under the agent's `permission:` rules
+ * (asking through `approval`), arguments checked, results capped, and the
+ * agent's `timeout_ms` of each.
+ */
+export function callableTools(
+  tools: readonly Tool[],
+  agent: Pick<AgentDefinition, "permissions" | "toolTimeouts">,
+  approval: Pick<Approval, "autoApprove" | "confirm">,
+): CallableTool[] {
+  return tools.map((tool) =>
+    checkedTool(permittedTool(tool, agent.permissions, approval), {
+      timeoutMs: agent.toolTimeouts?.get(tool.name),
+    })
+  );
 }

@@ -73,6 +73,8 @@ export interface McpConnection {
   readonly transport: "stdio" | "streamable-http" | "sse";
   /** Calls one tool; failures are error results, an interrupt rejects. */
   call(tool: string, args: Record<string, unknown>, options: CallOptions): Promise<ToolResult>;
+  /** False once the server is gone (it died, or was closed). */
+  alive(): boolean;
   /** Stops the server (its process group for stdio); idempotent. */
   close(): Promise<void>;
 }
@@ -192,6 +194,7 @@ function openConnection(request: OpenRequest): McpConnection {
         return errorResult(prefix + request.options.secrets.mask(await failureText(ending, error)));
       }
     },
+    alive: () => !closing && lost === null,
     async close() {
       closing = true;
       await client.close().catch(() => {});
