@@ -29,7 +29,6 @@ import { loadAgent } from "../agents/catalog.ts";
 import { type Config, loadConfig, type McpServerSettings } from "../config/config.ts";
 import { loadCredentials } from "../config/credentials.ts";
 import { resolvePaths, type RiendaPaths } from "../config/paths.ts";
-import { createRunContext } from "../engine/compaction.ts";
 import type { EventSink } from "../engine/events.ts";
 import { runAgent } from "../engine/run.ts";
 import type { ExtensionRunContext } from "../extensions/run_context.ts";
@@ -40,6 +39,7 @@ import { branchContext } from "../sessions/history.ts";
 import { readSessionFile } from "../sessions/reader.ts";
 import { errorMessage } from "../base/unknown.ts";
 import { openCassette } from "./cassette.ts";
+import { compactRun } from "./compact_run.ts";
 import { createKeptTools } from "./kept_tools.ts";
 import { loadSessionAgent, type SessionTarget } from "./continue_session.ts";
 import { prepareRun, resolveWorkdir, type RunPlan, type RunRequest } from "./prepare_run.ts";
@@ -360,31 +360,8 @@ export async function openInteractiveSession(
       asTurn(io, async () => {
         if (chat.stored === null) return nothing("the session has no messages yet");
         await using plan = await prepareRun(request(io));
-        const { compactor, model, system } = plan.options;
-        if (compactor === undefined) {
-          return nothing("compaction is disabled (compaction.enabled in config.yaml)");
-        }
-        const context = createRunContext({
-          history: plan.options.history,
-          summary: plan.options.summary ?? null,
-          compactor,
-          model,
-          emit: io.emit,
-          signal: io.signal,
-        });
-        const tools = plan.options.tools.map(({ name, description, parameters }) => ({
-          name,
-          description,
-          parameters,
-        }));
-        const { compacted, usage } = await context.compactNow(system, tools);
-        if (!compacted) {
-          return nothing(
-            "the conversation is shorter than compaction.keep_recent_tokens keeps whole",
-            usage ?? EMPTY_USAGE,
-          );
-        }
-        return { reason: "end_turn", usage: usage ?? EMPTY_USAGE };
+        const { usage, note } = await compactRun(plan.options, io.emit, io.signal);
+        return note === undefined ? { reason: "end_turn", usage } : nothing(note, usage);
       }),
     async agent() {
       chat.definition ??= await loadAgent((await inputs()).sources, chat.agentId)

@@ -211,6 +211,8 @@ export async function prepareRun(request: RunRequest): Promise<RunPlan> {
           parent: child.parent,
           parentSandbox: confinement.setting,
           signal: child.signal,
+          // A conversation's kept tools are its own agent's: a child loads and stops its own.
+          kept: undefined,
         }),
     }),
     kept: request.kept,
