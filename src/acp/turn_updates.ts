@@ -46,6 +46,8 @@ export function createTurnUpdates(options: TurnUpdatesOptions): TurnUpdates {
   let refused = false;
   const diffs = createFileDiffs(options.workdir);
   const emit: EventSink = (event) => {
+    // A subagent's events: its `agent` call is one tool call to the client.
+    if (event.parent !== undefined) return;
     switch (event.type) {
       case "text_delta":
         send({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: event.text } });

@@ -272,6 +272,7 @@ export async function openInteractiveSession(
     notice,
     confirm: (question, signal) => current?.confirm(question, signal) ?? Promise.resolve(false),
     notify: (shown) => current?.notify(shown),
+    subagentEvents: (event) => current?.emit(event),
     signal: io.signal,
     cassette,
     kept,

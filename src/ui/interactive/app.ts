@@ -90,7 +90,7 @@ export function runApp(options: AppOptions): Promise<number> {
   const editor = createEditor();
   const ready = options.ready ?? (() => true);
   let expanded = false;
-  const transcript = createTranscript({ theme, expanded: () => expanded });
+  const transcript = createTranscript({ theme, expanded: () => expanded, clock });
   let overlay: Overlay | null = null;
   let quitArmedAt: number | null = null;
   /** When the last key for the editor came (a question's guard against typed-ahead text). */

@@ -62,12 +62,28 @@ export interface ToolView {
   /** Lines of live output before the kept tail (no longer kept). @default 0 */
   readonly earlierLines?: number;
   readonly result: { readonly text: string; readonly isError: boolean } | null;
+  /** An `agent` call's child, once it started (`subagent_activity.ts`). */
+  readonly subagent?: SubagentView;
+}
+
+/** A subagent's state, as its `agent` block shows it. */
+export interface SubagentView {
+  readonly agent: string;
+  readonly startedAt: number;
+  /** The tool the child (or one of its children) runs now, one line; null between tools. */
+  readonly current: string | null;
 }
 
 /** The one-line form of tool arguments: the main string argument, else compact JSON. */
 export function argumentsLine(args: unknown): string {
   if (typeof args === "object" && args !== null && !Array.isArray(args)) {
     const record = args as Record<string, unknown>;
+    // An `agent` call: whom, and what for.
+    const task = record["description"] ?? record["prompt"];
+    const agent = record["agent"] ?? record["subagent_type"];
+    if (typeof agent === "string" && typeof task === "string") {
+      return `${agent} · ${task}`.replace(/\s+/g, " ");
+    }
     for (const key of ["command", "path", "url", "pattern", "query", "file"]) {
       const value = record[key];
       if (typeof value === "string") return value.replace(/\s+/g, " ");
@@ -108,6 +124,8 @@ export function toolRows(
   const change = tool.result === null || failed ? null : changeOf(tool.name, tool.result.text);
   const summary = change !== null
     ? theme.dim(` · ${changeSummary(change)}`)
+    : tool.subagent !== undefined
+    ? theme.dim(` · ${subagentSummary(tool.subagent, tool.result === null, now)}`)
     : tool.result === null || expanded || count === 0
     ? ""
     : theme.dim(` · ${count} ${count === 1 ? "line" : "lines"}`);
@@ -138,6 +156,14 @@ export function toolRows(
     rows.push(bar(truncate(last, width - 5)));
   }
   return rows;
+}
+
+/** The header's summary of a child (its agent is in the arguments): elapsed time and, while it runs, its current tool. */
+function subagentSummary(child: SubagentView, running: boolean, now: number): string {
+  const seconds = Math.max(0, Math.floor((now - child.startedAt) / 1000));
+  const parts = [`${seconds}s`];
+  if (running && child.current !== null) parts.push(terminalSafe(child.current));
+  return parts.join(" · ");
 }
 
 /** The header's summary of a change: `+3 −1` for a diff, else `created (12 lines)`. */

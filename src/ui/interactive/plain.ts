@@ -40,6 +40,8 @@ export async function runPlain(options: PlainOptions): Promise<number> {
     write(`${text}\n`);
   };
   const emit = (event: RunEvent) => {
+    // A subagent's events: its `agent` call shows as a call and a result.
+    if (event.parent !== undefined) return;
     switch (event.type) {
       case "text_delta":
         return write(terminalSafe(event.text).replace(/\r/g, ""));

@@ -25,6 +25,7 @@ import {
   userRows,
 } from "./blocks.ts";
 import { renderMarkdown, splitFinished } from "./markdown.ts";
+import { createSubagentActivity, withSubagentChange } from "./subagent_activity.ts";
 import type { Theme } from "./style.ts";
 
 type Block =
@@ -76,8 +77,11 @@ export interface TurnEnd {
 }
 
 /** Creates an empty transcript. */
-export function createTranscript(options: { theme: Theme; expanded: () => boolean }): Transcript {
-  const { theme } = options;
+export function createTranscript(
+  options: { theme: Theme; expanded: () => boolean; clock?: () => number },
+): Transcript {
+  const { theme, clock = Date.now } = options;
+  const subagents = createSubagentActivity();
   let blocks: Block[] = [];
   let answer = "";
   let running = false;
@@ -149,6 +153,15 @@ export function createTranscript(options: { theme: Theme; expanded: () => boolea
   }
 
   function apply(event: RunEvent): void {
+    if (event.parent !== undefined) {
+      // A subagent's event changes the block of the `agent` call it serves.
+      const change = subagents.apply(event, clock());
+      const block = blocks.find((one) => one.kind === "tool" && one.id === change?.callId);
+      if (change !== null && block?.kind === "tool" && !block.done) {
+        block.view = withSubagentChange(block.view, change);
+      }
+      return;
+    }
     switch (event.type) {
       case "run_start":
         running = true;

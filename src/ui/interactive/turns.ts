@@ -148,7 +148,7 @@ export function createTurns(options: TurnsOptions): Turns {
     const handlers: TurnHandlers = {
       emit(event) {
         transcript.apply(event);
-        if (event.type === "message_end" && event.usage !== null) {
+        if (event.type === "message_end" && event.usage !== null && event.parent === undefined) {
           options.contextUsed(contextTokens(event.usage));
         }
         invalidate();
