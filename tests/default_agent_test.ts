@@ -97,7 +97,7 @@ Deno.test("rienda init writes the default agent as agents/default.md, which runs
   const agents = await env.run(["agents"]);
   assert.match(
     agents.stdout,
-    /^default +\(no model\) +A concise coding assistant for the current workspace\. +home$/m,
+    /^default +\(no model\) +A concise coding assistant for the current workspace\. \(sandbox: workspace-write\) +home$/m,
   );
   await Deno.writeTextFile(env.configPath, defaultConfig(provider.url));
   const run = await env.run(["run", "hi"]);

@@ -373,3 +373,52 @@ Deno.test("rienda killed with SIGKILL takes its sandboxed commands with it, sets
   await process.wait();
   assert.ok(await processesGone("sleep 28.", 5_000), "a sandboxed process outlived rienda");
 });
+
+Deno.test("rienda init writes sandbox: workspace-write, and doctor says whether the sandbox works here", async () => {
+  await using env = await createTestEnv({ noConfig: true });
+  const init = await env.run(["init"]);
+  assert.equal(init.code, 0, init.stderr);
+  const config = await Deno.readTextFile(env.configPath);
+  assert.match(config, /^sandbox: workspace-write$/m);
+  assert.match(config, /# The sandbox of the commands the model runs/);
+  const works = await env.run(["doctor", "--offline"]);
+  assert.match(works.stdout, /^ok +sandbox +workspace-write; \/\S*bwrap works here$/m);
+  await pathWith(env, ["sh"]);
+  const missing = await env.run(["doctor", "--offline"], { env: { PATH: `${env.root}/bin` } });
+  assert.equal(missing.code, 1);
+  assert.match(
+    missing.stdout,
+    /^fail +sandbox +workspace-write: the sandbox cannot start: bwrap \(bubblewrap\) is not on PATH; install it/m,
+  );
+  await env.writeConfig("sandbox: off\n");
+  const off = await env.run(["doctor", "--offline"], { env: { PATH: `${env.root}/bin` } });
+  assert.match(off.stdout, /^ok +sandbox +off; the sandbox cannot start: bwrap/m);
+});
+
+Deno.test("rienda agents shows the sandbox each agent runs with, rienda tools the one of shell", async () => {
+  await using env = await createTestEnv();
+  await env.writeConfig("sandbox: workspace-write\n");
+  await env.writeAgent("careful", {
+    description: "Careful.",
+    tools: ["shell"],
+    sandbox: "read-only",
+  });
+  await env.writeAgent("plain", { description: "Plain.", tools: ["shell"] });
+  await env.writeFile(
+    "workspace/.rienda/agents/loose.md",
+    "---\ndescription: Loose.\ntools: [shell]\nsandbox: off\n---\nbody\n",
+  );
+  await Deno.mkdir(`${env.workdir}/.git`);
+  assert.equal((await env.run(["trust"])).code, 0);
+  const agents = await env.run(["agents"]);
+  const line = (id: string) => agents.stdout.split("\n").find((text) => text.startsWith(`${id} `));
+  assert.match(line("careful") ?? "", /Careful\. \(sandbox: read-only\)/);
+  assert.match(line("plain") ?? "", /Plain\. \(sandbox: workspace-write\)/);
+  assert.match(line("loose") ?? "", /Loose\. \(sandbox: workspace-write\)/);
+  assert.match(agents.stderr, /loose\.md: sandbox: asks for off, more than config\.yaml allows/);
+  const tools = await env.run(["tools"]);
+  assert.match(
+    tools.stdout,
+    /^shell .*\n  sandbox: workspace-write \(config\.yaml; an agent's sandbox: or --sandbox wins\)$/m,
+  );
+});

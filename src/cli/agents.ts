@@ -20,6 +20,8 @@
  */
 
 import type { AgentDefinition } from "../agents/agent_file.ts";
+import { chooseSandbox, type SandboxChoice } from "../sandbox/sandbox_choice.ts";
+import { DEFAULT_SANDBOX, describeSandbox } from "../sandbox/sandbox_setting.ts";
 import { type AgentProject, agentSources, isTrusted } from "../agents/agent_sources.ts";
 import { type AgentOrigin, listRunnableAgents } from "../agents/catalog.ts";
 import { agentModel, type KeyLookupInputs, modelReadiness } from "../app/agent_model.ts";
@@ -90,15 +92,22 @@ function sourceColumn(origin: AgentOrigin | undefined, leftOut: readonly string[
 /** The longest description shown; longer ones (Claude Code's run to pages) are cut. */
 const DESCRIPTION_CHARS = 80;
 
-/** The description column: its first line, cut, then `(no tools)` when the agent has none. */
-function describeAgent(agent: AgentDefinition): string {
+/**
+ * The description column: its first line, cut, then `(no tools)` when the
+ * agent has none, or `(sandbox: MODE)` when its commands run confined.
+ */
+function describeAgent(agent: AgentDefinition, sandbox: SandboxChoice): string {
   const first = agent.description.split("\n")[0]?.trim() ?? "";
   const cut = agent.description === ""
     ? "(no description)"
     : first.length > DESCRIPTION_CHARS || first !== agent.description
     ? `${first.slice(0, DESCRIPTION_CHARS - 1).trimEnd()}…`
     : first;
-  return agent.tools.length === 0 ? `${cut} (no tools)` : cut;
+  if (agent.tools.length === 0) return `${cut} (no tools)`;
+  const mode = sandbox.setting.mode === "off"
+    ? ""
+    : ` (sandbox: ${describeSandbox(sandbox.setting)})`;
+  return `${cut}${mode}`;
 }
 
 /** What an untrusted project's listed agents mean, when it has any; undefined otherwise. */
@@ -122,17 +131,34 @@ export async function agentsCommand(io: Io, flags: AgentsFlags): Promise<number>
   const sources = await agentSources(paths, workdir);
   const { agents, problems, origins, leftOut, project } = await listRunnableAgents(sources);
   const keys = { env: io.env, credentials: await loadCredentials(paths.credentialsFile) };
+  // The sandbox each agent's commands get: a project's file may only tighten config.yaml's.
+  const sandboxes = new Map(agents.map((agent) => [
+    agent.path,
+    chooseSandbox({
+      config: config.sandbox,
+      agent: agent.sandbox === undefined ? undefined : {
+        setting: agent.sandbox,
+        path: agent.path,
+        fromProject: origins.get(agent.path)?.source.project !== undefined,
+      },
+      home: io.env("HOME") ?? paths.home,
+    }),
+  ]));
   const rows = agents.map((agent) => [
     agent.id,
     modelColumn(agent, config, keys),
-    describeAgent(agent),
+    describeAgent(agent, sandboxes.get(agent.path) ?? { setting: DEFAULT_SANDBOX }),
     sourceColumn(origins.get(agent.path), leftOut.get(agent.id) ?? []),
   ]);
   io.stdout.write(formatColumns(rows));
   const note = project === undefined ? undefined : trustNote(project, agents, origins);
   if (note !== undefined) io.stderr.write(`\n${note}\n`);
   // What files set that rienda ignores is said here (and by doctor), never on a run.
-  const warnings = agents.flatMap((agent) => [...agent.notes, ...agent.warnings]);
+  const warnings = agents.flatMap((agent) => [
+    ...agent.notes,
+    ...agent.warnings,
+    ...[sandboxes.get(agent.path)?.warning ?? []].flat(),
+  ]);
   if (warnings.length > 0) {
     io.stderr.write(`\nwarnings:\n${warnings.map((line) => `  ${line}\n`).join("")}`);
   }

@@ -43,6 +43,7 @@ import { EXIT } from "./exit.ts";
 import { reachability } from "./reachability.ts";
 import { findExecutable } from "../host/find_executable.ts";
 import { errorMessage } from "../base/unknown.ts";
+import { checkSandbox } from "./doctor_sandbox.ts";
 
 /** How long a provider may take to answer the reachability request. */
 const REACH_TIMEOUT_MS = 5_000;
@@ -78,6 +79,7 @@ export async function doctorCommand(
   if (config !== null) checks.push(...await checkModels(io, paths, config, agents.agents));
   checks.push(...await checkMcp(io, config, flags.offline, signal));
   checks.push(await checkShell(io));
+  checks.push(await checkSandbox(config, io.env("PATH") ?? ""));
   const style = createStyle(useColor(io.stdout, io.env));
   const paint = { ok: style.green, warn: style.yellow, fail: style.red } as const;
   const safe = (text: string) => safeFor(io.stdout.isTerminal, text);

@@ -31,6 +31,19 @@ const CONFIG_YAML = `# rienda configuration. Everything here is optional: the bu
 # today's date and whether the workspace is a git repository; false drops it.
 # environment_context: true
 
+# The sandbox of the commands the model runs (the shell tool) and that
+# extensions start (ctx.system.exec), through bubblewrap on Linux and
+# sandbox-exec on macOS (docs/sandbox.md). workspace-write: the filesystem
+# readable, only the workspace and a private TMPDIR writable (.git stays
+# read-only), no network; read-only: only TMPDIR writable; off: no sandbox.
+# A command that cannot be confined (bubblewrap missing, say) is not run:
+# the result says how to fix it. --sandbox MODE and an agent's sandbox: win.
+sandbox: workspace-write
+# sandbox:
+#   mode: workspace-write
+#   network: true                       # let commands reach the network
+#   writable: [~/.cache/deno]           # more writable folders
+
 # providers:
 #   local:                              # used as local/<model>
 #     preset: ollama                    # a built-in preset, or:

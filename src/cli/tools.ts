@@ -21,6 +21,7 @@ import { loadHomeExtensions, openExtensionWorkbench } from "../app/extension_wor
 import { checkMcpServers } from "../app/mcp_check.ts";
 import { loadConfig } from "../config/config.ts";
 import { resolvePaths } from "../config/paths.ts";
+import { describeSandbox } from "../sandbox/sandbox_setting.ts";
 import { loadToolByName } from "../extensions/load_extensions.ts";
 import { errorResult } from "../tools/tool.ts";
 import type { Io } from "../ui/io.ts";
@@ -72,18 +73,30 @@ export async function toolsList(io: Io, signal: AbortSignal): Promise<number> {
     ...mcp.rows,
   ].sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
   const lines = formatColumns(rows.map((row) => [row.name, row.origin, summary(row.description)]));
+  const sandbox = await sandboxLine(io);
   lines.split("\n").slice(0, -1).forEach((line, index) => {
     const row = rows[index];
     const user = row?.origin === "user"
       ? catalog.tools.find((tool) => tool.name === row.name)
       : null;
-    io.stdout.write(`${line}\n${user ? capabilitiesLine(user, policy) : ""}`);
+    const confined = row?.name === "shell" && row.origin === "built-in" ? sandbox : "";
+    io.stdout.write(`${line}\n${user ? capabilitiesLine(user, policy) : confined}`);
   });
   for (const diagnostic of [...catalog.diagnostics, ...mcp.problems]) {
     io.stderr.write(`${diagnostic}\n`);
   }
   // Like `rienda agents`: a broken tool or server fails the listing, so scripts notice.
   return catalog.problems.length + mcp.problems.length > 0 ? EXIT.failure : EXIT.ok;
+}
+
+/** The line under `shell` when config.yaml confines commands (docs/sandbox.md); empty with `off`. */
+async function sandboxLine(io: Io): Promise<string> {
+  const paths = resolvePaths(io.env, { cwd: io.cwd });
+  const { sandbox } = await loadConfig(paths.configFile, { explicit: paths.configExplicit });
+  if (sandbox === undefined || sandbox.mode === "off") return "";
+  return `  sandbox: ${
+    describeSandbox(sandbox)
+  } (config.yaml; an agent's sandbox: or --sandbox wins)\n`;
 }
 
 /** The tools of the enabled MCP servers, started for the listing, and the servers that failed. */
