@@ -3,7 +3,8 @@
  * line, so the binary's permission set) against the fake provider and prints
  * first the goals as ratios to a floor (`bench_ratios.ts`), then
  * the median wall time and peak RSS of each scenario, then the in-process
- * costs of the file tools (`bench_coding_tools.ts`), of the extension host
+ * costs of the file tools (`bench_coding_tools.ts`), the latency an editor
+ * sees (`bench_acp.ts`), of the extension host
  * and of masking secrets (`bench_masking.ts`).
  *
  * Peak RSS (and the CPU time a caller may ask for) comes from `/usr/bin/time`
@@ -26,6 +27,7 @@ import { measureShellCommand } from "./bench_shell.ts";
 import { measureSseParser, sseScenarios } from "./bench_sse.ts";
 import { replayScenarios } from "./bench_replay.ts";
 import { measureRatios } from "./bench_ratios.ts";
+import { measureAcp } from "./bench_acp.ts";
 
 const RUNS = Number(Deno.env.get("BENCH_RUNS") ?? "10");
 const TIME = "/usr/bin/time";
@@ -288,6 +290,10 @@ if (import.meta.main) {
   }
   Deno.stdout.writeSync(new TextEncoder().encode("interactive mode:\n"));
   for (const line of await measureInteractive(RUNS)) {
+    Deno.stdout.writeSync(new TextEncoder().encode(`  ${line}\n`));
+  }
+  Deno.stdout.writeSync(new TextEncoder().encode("editors (rienda acp):\n"));
+  for (const line of await measureAcp(cliArgs)) {
     Deno.stdout.writeSync(new TextEncoder().encode(`  ${line}\n`));
   }
   Deno.stdout.writeSync(new TextEncoder().encode("extension host, in process:\n"));

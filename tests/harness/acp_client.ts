@@ -22,6 +22,8 @@ export interface AcpClientOptions extends RiendaOptions {
   /** Arguments after `acp`. */
   readonly args?: readonly string[];
   readonly permission?: PermissionAnswer;
+  /** The `deno` arguments that run the CLI with its arguments (a bench's); default the dev task's. */
+  readonly denoArgs?: (args: readonly string[]) => string[];
 }
 
 /** A running `rienda acp` with the SDK's client connected to it. */
@@ -52,7 +54,7 @@ const encoder = new TextEncoder();
 /** Starts `rienda acp` and connects the SDK's client to it (not yet initialized). */
 export async function startAcpClient(options: AcpClientOptions): Promise<AcpClient> {
   const child = new Deno.Command(Deno.execPath(), {
-    args: riendaDenoArgs(["acp", ...(options.args ?? [])]),
+    args: (options.denoArgs ?? riendaDenoArgs)(["acp", ...(options.args ?? [])]),
     cwd: options.cwd,
     clearEnv: true,
     env: await childEnv(options),
