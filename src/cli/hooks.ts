@@ -24,8 +24,9 @@ import { listAgents } from "../agents/catalog.ts";
 import { loadHomeExtensions, openExtensionWorkbench } from "../app/extension_workbench.ts";
 import { resolvePaths } from "../config/paths.ts";
 import { HOOK_POINTS } from "../engine/hooks.ts";
-import { invokeHook } from "../extensions/hook_invocation.ts";
-import { failedClosed } from "../extensions/hook_runner.ts";
+import { callHook } from "../hooks/hook_call.ts";
+import { failedClosed } from "../hooks/hook_chain.ts";
+import { createScriptHook } from "../extensions/script_hook.ts";
 import { isHookPoint, parseHookPayload } from "../extensions/hook_payloads.ts";
 import { loadHookByName, withPolicy } from "../extensions/load_extensions.ts";
 import type { LoadedHook } from "../extensions/load_module.ts";
@@ -142,11 +143,12 @@ export async function hooksTest(
       `hook "${name}" does not implement ${point} (it implements: ${hook.points.join(", ")})`,
     );
   }
-  const invoked = await invokeHook(hook, point, payload.args, {
-    host: workbench.dirs.host,
-    context: workbench.context,
-    signal,
-  });
+  const invoked = await callHook(
+    createScriptHook(hook, { host: workbench.dirs.host, context: workbench.context }),
+    point,
+    payload.args,
+    { signal, notice: workbench.context.notice },
+  );
   if (signal.aborted || invoked.kind === "interrupted") {
     io.stderr.write("rienda: the hook was interrupted\n");
     return EXIT.interrupted;

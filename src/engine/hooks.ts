@@ -115,6 +115,31 @@ export interface HookRunner {
   ): Promise<Chained<ToolResultPayload>>;
 }
 
+/**
+ * What one call of one hook came to, as telemetry reports it: no opinion, an
+ * explicit allow, a refusal, a rewrite, a failure reported as a notice, a
+ * timeout reported as a notice, or a failure of a fail-closed hook.
+ */
+export type HookOutcome =
+  | "none"
+  | "allow"
+  | "deny"
+  | "modify"
+  | "error"
+  | "timeout"
+  | "failed_closed";
+
+/** One call of one hook: the `hook` event of `--output stream-json` (docs/stream-json.md). */
+export interface HookCallReport {
+  readonly point: HookPoint;
+  /** How messages name the hook: `guard`, `node hooks/policy.mjs`. */
+  readonly hook: string;
+  readonly durationMs: number;
+  readonly outcome: HookOutcome;
+  /** A refusal's reason, or what failed. */
+  readonly reason?: string;
+}
+
 /** How long the `afterRun` chain may still run once the run's signal is aborted. */
 export const AFTER_RUN_GRACE_MS = 2000;
 

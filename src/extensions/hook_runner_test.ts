@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { AFTER_RUN_GRACE_MS, type Chained, HOOK_POINTS } from "../engine/hooks.ts";
 import { MAX_PAYLOAD_DEPTH } from "../sandbox/payload_limits.ts";
 import { createHookRunner, type HookRunnerOptions } from "./hook_runner.ts";
-import { invokeHook } from "./hook_invocation.ts";
+import { callHook } from "../hooks/hook_call.ts";
+import { createScriptHook } from "./script_hook.ts";
 import { ExtensionHost } from "./host.ts";
 import type { LoadedHook } from "./load_module.ts";
 import { makeContext, makeSandbox } from "../_testing/extension_fixtures.ts";
@@ -384,22 +385,34 @@ Deno.test("createHookRunner()", async (t) => {
   });
 });
 
-Deno.test("invokeHook() returns only the point's fields that have the right type", async () => {
+Deno.test("callHook() of a script hook returns only the point's fields that have the right type", async () => {
   using host = new ExtensionHost();
   const context = makeContext(sandbox);
   const gate = hook(
     "gate",
     `beforeToolExecute: function () { return { allow: false, reason: 7, extra: 1 }; },`,
   );
-  assert.deepEqual(await invokeHook(gate, "beforeToolExecute", [call], { host, context, signal }), {
-    kind: "returned",
-    value: { allow: false },
-  });
+  assert.deepEqual(
+    await callHook(createScriptHook(gate, { host, context }), "beforeToolExecute", [call], {
+      signal,
+      notice: context.notice,
+    }),
+    {
+      kind: "returned",
+      value: { allow: false },
+    },
+  );
   const silent = hook("silent", `beforeRun: function () { return { anything: 1 }; },`);
-  assert.deepEqual(await invokeHook(silent, "beforeRun", [{}], { host, context, signal }), {
-    kind: "returned",
-    value: null,
-  });
+  assert.deepEqual(
+    await callHook(createScriptHook(silent, { host, context }), "beforeRun", [{}], {
+      signal,
+      notice: context.notice,
+    }),
+    {
+      kind: "returned",
+      value: null,
+    },
+  );
   assert.deepEqual(context.notices, [
     'hook "gate": beforeToolExecute: "reason" must be a string (found a number), ignored',
   ]);
