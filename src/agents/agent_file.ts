@@ -37,9 +37,10 @@ import {
   readTemperature,
   readThinking,
 } from "./agent_fields.ts";
-import { readHooks, readTools } from "./agent_tools.ts";
+import { readTools } from "./agent_tools.ts";
+import { readHooks } from "./agent_hooks.ts";
+import type { HookEntry } from "../config/hook_entries.ts";
 import { type AgentPermissions, deniesAll, readPermission, rulesFor } from "./agent_permissions.ts";
-import type { HookPolicy } from "./entry_options.ts";
 import { splitFrontmatter } from "./frontmatter.ts";
 import type { SandboxSetting } from "../sandbox/sandbox_setting.ts";
 import { quoteColonValues } from "./yaml_recovery.ts";
@@ -64,10 +65,10 @@ export interface AgentDefinition {
   readonly model?: string;
   /** Tools the model may call, in order, without duplicates. */
   readonly tools: readonly string[];
-  /** Hooks in execution order, without duplicates. */
+  /** The JavaScript hooks of `hooks:`, in declaration order, without duplicates. */
   readonly hooks: readonly string[];
-  /** `fail_closed` / `timeout_ms` of the object entries of `hooks:`, by hook name. */
-  readonly hookPolicies?: ReadonlyMap<string, HookPolicy>;
+  /** Every entry of `hooks:` (JavaScript hooks with their settings, commands, Claude Code hooks). */
+  readonly hookEntries: readonly HookEntry[];
   /** opencode's `permission:` rules by tool name (`*`: every tool), enforced by the app. */
   readonly permissions?: AgentPermissions;
   /** `timeout_ms` of the object entries of `tools:`, by tool name. */
@@ -224,7 +225,7 @@ export function parseAgentFile(
     ...(model === undefined ? {} : { model }),
     tools: offered,
     hooks: hooks.names,
-    ...(hooks.policies.size === 0 ? {} : { hookPolicies: hooks.policies }),
+    hookEntries: hooks.entries,
     ...(toolTimeouts.size === 0 ? {} : { toolTimeouts }),
     lines,
     peerMcpTools: tools.peerMcp,

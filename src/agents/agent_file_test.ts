@@ -39,6 +39,10 @@ Deno.test("parseAgentFile() reads every field of the spec's example", () => {
     model: "anthropic/claude-sonnet-4-5",
     tools: ["shell", "word-count"],
     hooks: ["guard", "audit"],
+    hookEntries: [
+      { kind: "script", name: "guard", index: 0, priority: 0 },
+      { kind: "script", name: "audit", index: 1, priority: 0 },
+    ],
     lines: new Map([
       ["model", 4],
       ["tools:shell", 5],
@@ -169,7 +173,7 @@ Deno.test("parseAgentFile() rejects tools and hooks that are not lists of names"
   deepStrictEqual(error.message.split("\n"), [
     `${PATH}:3: tools: must be a list of tool names such as [shell, word-count] (found 3)`,
     `${PATH}:6: hooks[1]: invalid hook name "a b" (expected 1 to 64 letters, digits, "_" or "-")`,
-    `${PATH}:7: hooks[2]: must be a hook name (found 7)`,
+    `${PATH}:7: hooks[2]: must be a hook name or an entry such as { command: [node, hooks/check.mjs] } (found 7)`,
     `${PATH}:8: hooks[3]: invalid hook name "${
       "x".repeat(65)
     }" (expected 1 to 64 letters, digits, "_" or "-")`,
@@ -177,7 +181,7 @@ Deno.test("parseAgentFile() rejects tools and hooks that are not lists of names"
   deepStrictEqual([error.field, error.line], ["tools", 3]);
   strictEqual(
     errorOf(agent("description: x\nhooks: guard")).message,
-    `${PATH}:3: hooks: must be a list of hook names such as [guard, audit] (found "guard")`,
+    `${PATH}:3: hooks: must be a list of hook entries such as [guard, { command: [node, hooks/check.mjs] }] (found "guard")`,
   );
   strictEqual(
     errorOf(agent("description: x\ntools: [shell, [a]]")).message,
@@ -197,7 +201,10 @@ Deno.test("parseAgentFile() reads the object form of tools: and hooks: entries",
   deepStrictEqual(parsed.tools, ["shell", "word-count"]);
   deepStrictEqual(parsed.hooks, ["audit", "guard"]);
   deepStrictEqual(parsed.toolTimeouts, new Map([["word-count", 5000]]));
-  deepStrictEqual(parsed.hookPolicies, new Map([["guard", { failClosed: true, timeoutMs: 200 }]]));
+  deepStrictEqual(parsed.hookEntries, [
+    { kind: "script", name: "audit", index: 0, priority: 0 },
+    { kind: "script", name: "guard", index: 1, priority: 0, failClosed: true, timeoutMs: 200 },
+  ]);
   deepStrictEqual(
     errorOf(
       agent(
@@ -211,6 +218,31 @@ Deno.test("parseAgentFile() reads the object form of tools: and hooks: entries",
       `${PATH}:5: tools[1]: missing "name" (such as { name: word-count, timeout_ms: 5000 })`,
       `${PATH}:6: tools[2]: timeout_ms applies to tool names, not to MCP servers`,
       `${PATH}:8: hooks[0].fail_closed: must be true or false (found 1)`,
+    ],
+  );
+});
+
+Deno.test("parseAgentFile() reads command and Claude Code hook entries and names the line of each problem", () => {
+  const parsed = parseAgentFile(
+    agent(
+      "description: x\nhooks:\n  - guard\n  - command: [node, hooks/policy.mjs, '{tool}']\n" +
+        "    matcher: shell\n  - claude: SessionStart\n    command: ./start.sh",
+    ),
+    PATH,
+    "review",
+  );
+  deepStrictEqual(parsed.hooks, ["guard"]);
+  deepStrictEqual(parsed.hookEntries.map((entry) => entry.kind), ["script", "command", "claude"]);
+  deepStrictEqual(
+    errorOf(
+      agent(
+        "description: x\nhooks:\n  - command: node hooks/x.mjs\n  - guard\n" +
+          "  - { name: guard, fail_closed: true }",
+      ),
+    ).message.split("\n"),
+    [
+      `${PATH}:4: hooks[0].command: must be an argv list such as [node, hooks/x.mjs] (found "node hooks/x.mjs"); a command hook never runs through a shell`,
+      `${PATH}:6: hooks[2]: hook "guard" is listed again with other settings (fail_closed: true; first: none): list it once, with the settings it needs`,
     ],
   );
 });

@@ -1,5 +1,5 @@
 /**
- * The `tools:` and `hooks:` fields of an agent file. `tools:` is a list of
+ * The `tools:` field of an agent file (`hooks:` is `agent_hooks.ts`'s). `tools:` is a list of
  * names, or (as other tools write it) a comma-separated string
  * (`Read, Grep, Bash`) or opencode's map (`{write: false, bash: true}`: true
  * adds to the default tools, false removes). Peer tool names map to the
@@ -14,13 +14,12 @@
 import { describeValue } from "../config/describe_value.ts";
 import { isRecord } from "../base/unknown.ts";
 import type { FieldPath } from "../base/field_path.ts";
-import { isValidName, NAME_RULE } from "../base/names.ts";
 import { type FieldContext, report } from "./agent_fields.ts";
 import { type HookPolicy, readEntryObject } from "./entry_options.ts";
 import { DEFAULT_TOOLS, peerListTool, peerMapTool, type PeerTool } from "./peer_dialect.ts";
 import { normalizeToolEntry, parseToolReference } from "./tool_reference.ts";
 
-/** The names of a `tools:` or `hooks:` field, with the file line of each. */
+/** The names of a `tools:` field, with the file line of each. */
 export interface NameList {
   /** In order, first occurrence kept. */
   readonly names: string[];
@@ -131,41 +130,6 @@ function addTool(
   add(list, entry, { path, context }, policy);
 }
 
-/** `hooks:`, a list of hook names; Claude Code's event map is ignored (one warning). */
-export function readHooks(value: unknown, context: FieldContext): NameList {
-  const list = emptyList();
-  if (value === undefined || value === null) return list;
-  if (isRecord(value)) {
-    context.ignored.keys.push("hooks (a Claude Code event map)");
-    return list;
-  }
-  if (!Array.isArray(value)) {
-    report(
-      context,
-      ["hooks"],
-      `must be a list of hook names such as [guard, audit] (found ${describeValue(value)})`,
-    );
-    return list;
-  }
-  value.forEach((listed: unknown, index) => {
-    const entry = readEntry("hooks", listed, index, context);
-    if (entry === undefined) return;
-    const item = entry.name;
-    if (typeof item !== "string") {
-      report(context, ["hooks", index], `must be a hook name (found ${describeValue(item)})`);
-    } else if (!isValidName(item)) {
-      report(
-        context,
-        ["hooks", index],
-        `invalid hook name ${JSON.stringify(item)} (expected ${NAME_RULE})`,
-      );
-    } else {
-      add(list, item, { path: ["hooks", index], context }, entry.policy);
-    }
-  });
-  return list;
-}
-
 /** An entry's settings as the agent file writes them (`fail_closed: true, timeout_ms: 500`). */
 function settingsText(policy: HookPolicy): string {
   return [
@@ -188,11 +152,10 @@ function add(
   if (list.names.includes(name)) {
     const first = settingsText(list.policies.get(name) ?? {});
     if (settingsText(policy) === first) return;
-    const kind = at.path[0] === "hooks" ? "hook" : "tool";
     report(
       at.context,
       at.path,
-      `${kind} "${name}" is listed again with other settings (${
+      `tool "${name}" is listed again with other settings (${
         settingsText(policy)
       }; first: ${first}): list it once, with the settings it needs`,
     );

@@ -16,6 +16,8 @@
 import type { AgentDefinition } from "./agent_file.ts";
 import type { AgentProject } from "./agent_sources.ts";
 import { DEFAULT_AGENT_ID } from "./default_agent.ts";
+import { entryLabel, type HookEntry } from "../config/hook_entries.ts";
+import { entrySettings } from "./agent_hooks.ts";
 
 /** An id or name as the reservation compares it (case folded). */
 export function foldId(id: string): string {
@@ -59,33 +61,59 @@ export function leftOutWarning(project: AgentProject, files: readonly string[]):
 }
 
 /**
- * The project agent `agent` as it runs: the hooks of `home` (the home agent
- * it takes the place of) first, with their settings, then its own others;
- * settings it writes on hooks are dropped with a warning.
+ * The project agent `agent` as it runs: the hook entries of `home` (the home
+ * agent it takes the place of) first, with their settings, then its own
+ * JavaScript hooks by name; settings it writes on hooks are dropped, and its
+ * command and Claude Code hooks left out (a project never brings code that
+ * runs), each with a warning.
  */
 export function asProjectAgent(
   agent: AgentDefinition,
   home: AgentDefinition | undefined,
 ): AgentDefinition {
+  const homeEntries = home?.hookEntries ?? [];
   const homeHooks = home?.hooks ?? [];
-  const hooks = [...homeHooks, ...agent.hooks.filter((hook) => !homeHooks.includes(hook))];
-  const stated = [...(agent.hookPolicies?.keys() ?? [])];
+  const own = agent.hookEntries.flatMap((entry) =>
+    entry.kind === "script" && !homeHooks.includes(entry.name) ? [entry] : []
+  );
+  const hookEntries: HookEntry[] = [
+    ...homeEntries,
+    ...own.map((entry, i) => ({
+      kind: "script" as const,
+      name: entry.name,
+      index: homeEntries.length + i,
+      priority: 0,
+    })),
+  ];
+  const stated = agent.hookEntries.flatMap((entry) =>
+    entry.kind === "script" && entrySettings(entry) !== "none" ? [entry.name] : []
+  );
+  const programs = agent.hookEntries.flatMap((entry) =>
+    entry.kind === "script" ? [] : [entryLabel(entry)]
+  );
   const lines = new Map(
     [...agent.lines].filter(([key]) =>
       !key.startsWith("hooks:") || agent.hooks.includes(key.slice(6))
     ),
   );
-  const { hookPolicies: _dropped, ...rest } = agent;
-  const warnings = stated.length === 0 ? agent.warnings : [
+  const warnings = [
     ...agent.warnings,
-    `${agent.path}: hooks: the settings of ${stated.join(", ")} are ignored: ` +
-    "a project agent's hooks run with the settings of the home",
+    ...(stated.length === 0 ? [] : [
+      `${agent.path}: hooks: the settings of ${stated.join(", ")} are ignored: ` +
+      "a project agent's hooks run with the settings of the home",
+    ]),
+    ...(programs.length === 0 ? [] : [
+      `${agent.path}: hooks: ${
+        programs.map((label) => JSON.stringify(label)).join(", ")
+      } left out: ` +
+      "a project agent cannot add command hooks (declare them in the home's agent or config.yaml)",
+    ]),
   ];
   return {
-    ...rest,
-    hooks,
+    ...agent,
+    hooks: [...homeHooks, ...own.map((entry) => entry.name)],
+    hookEntries,
     lines,
     warnings,
-    ...(home?.hookPolicies === undefined ? {} : { hookPolicies: home.hookPolicies }),
   };
 }

@@ -20,7 +20,9 @@ import { join } from "node:path";
 import type { AgentDefinition } from "../agents/agent_file.ts";
 import { withEntryNames } from "../agents/entry_options.ts";
 import type { RiendaPaths } from "../config/paths.ts";
-import { type HookRunner, NO_HOOKS } from "../engine/hooks.ts";
+import type { HookCallReport, HookRunner } from "../engine/hooks.ts";
+import type { HookEntry } from "../config/hook_entries.ts";
+import { createRunHooks, runHookOrder, scriptHookNames } from "./run_hooks.ts";
 import type { ExtensionRunContext, UserNotice } from "../extensions/run_context.ts";
 import type { CapabilityPolicy } from "../extensions/capabilities.ts";
 import { builtinTools, type GuardedPath } from "../tools/builtins.ts";
@@ -113,6 +115,12 @@ export interface RunExtensionsRequest extends Omit<ExtensionContextOptions, "age
   readonly agent: AgentDefinition;
   /** Whom the `agent` tool can call and how; absent: it cannot. */
   readonly delegation?: Delegation | undefined;
+  /** `hooks:` of `config.yaml`, run for every agent; none when absent. */
+  readonly configHooks?: readonly HookEntry[];
+  /** The file `config.yaml` was read from, named in messages. */
+  readonly configFile?: string | null;
+  /** Receives one report per hook call (the `hook` events). */
+  readonly hookReport?: (report: HookCallReport) => void;
   /** Aborts loading (a module's top-level code) on interrupt. */
   readonly signal: AbortSignal;
 }
@@ -145,13 +153,27 @@ export async function loadRunExtensions(request: RunExtensionsRequest): Promise<
     request.sandbox ?? null,
   );
   const byName = new Map(builtins.map((tool) => [tool.name, tool]));
-  const builtinOnly = agent.hooks.length === 0 &&
+  const ordered = runHookOrder({
+    config: request.configHooks ?? [],
+    configFile: request.configFile ?? null,
+    agent,
+  });
+  const scripts = scriptHookNames(ordered);
+  const context = createExtensionContext(request);
+  const hooksOf = (loaded: RunHooksInput) =>
+    createRunHooks({
+      ordered,
+      ...loaded,
+      context,
+      ...(request.hookReport === undefined ? {} : { report: request.hookReport }),
+    });
+  const builtinOnly = scripts.names.length === 0 &&
     agent.tools.every((name) => byName.has(name)) &&
     !(await anyExists(agent.tools.map((name) => join(paths.toolsDir, name))));
   if (builtinOnly) {
     return {
       tools: agent.tools.flatMap((name) => byName.get(name) ?? []),
-      hooks: NO_HOOKS,
+      hooks: hooksOf({ scripts: new Map() }),
       diagnostics: [],
       [Symbol.asyncDispose]: () => Promise.resolve(),
     };
@@ -172,14 +194,16 @@ export async function loadRunExtensions(request: RunExtensionsRequest): Promise<
       builtins,
       agentPath: agent.path,
       tools: agent.tools,
-      hooks: agent.hooks,
-      ...(agent.hookPolicies === undefined ? {} : { hookPolicies: agent.hookPolicies }),
+      hooks: scripts.names,
+      hookOrigins: scripts.origins,
       lines: agent.lines,
-      context: createExtensionContext(request),
+      context,
       signal: request.signal,
     });
     return {
-      ...loaded,
+      tools: loaded.tools,
+      hooks: hooksOf({ scripts: loaded.hooks, host }),
+      diagnostics: loaded.diagnostics,
       [Symbol.asyncDispose]() {
         host.close();
         return Promise.resolve();
@@ -190,6 +214,9 @@ export async function loadRunExtensions(request: RunExtensionsRequest): Promise<
     throw error;
   }
 }
+
+/** What the hooks of a run are built from besides their entries. */
+type RunHooksInput = Pick<Parameters<typeof createRunHooks>[0], "scripts" | "host">;
 
 async function anyExists(paths: readonly string[]): Promise<boolean> {
   const found = await Promise.all(

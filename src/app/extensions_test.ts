@@ -29,6 +29,7 @@ function agent(tools: string[], hooks: string[] = []): AgentDefinition {
     description: "Codes.",
     tools,
     hooks,
+    hookEntries: hooks.map((name, index) => ({ kind: "script", name, index, priority: 0 })),
     lines: new Map(),
     peerMcpTools: new Set(),
     warnings: [],

@@ -13,6 +13,7 @@ import { loadConfig, type McpServerSettings } from "../config/config.ts";
 import { loadCredentials } from "../config/credentials.ts";
 import { resolvePaths } from "../config/paths.ts";
 import type { RunOptions } from "../engine/run.ts";
+import type { HookCallReport } from "../engine/hooks.ts";
 import type { RunCassette } from "./cassette.ts";
 import type { SecretSet } from "../secrets/secrets.ts";
 import { newSessionId } from "../sessions/ids.ts";
@@ -75,6 +76,8 @@ export interface RunRequest {
   readonly secrets: SecretSet;
   /** Receives hook notices during the run (the front end makes them `notice` events). */
   readonly notice?: ((text: string) => void) | undefined;
+  /** Receives one report per hook call (the front end makes them `hook` events). */
+  readonly hookReport?: ((report: HookCallReport) => void) | undefined;
   /** Asks a person for `ctx.confirm`; absent when nobody can answer (then no, unless -y). */
   readonly confirm?: ExtensionRunContext["confirm"];
   /** Shows `ctx.notify`; absent without a UI. */
@@ -177,6 +180,9 @@ export async function prepareRun(request: RunRequest): Promise<RunPlan> {
     paths,
     agent,
     config: config.raw,
+    configHooks: config.hooks,
+    configFile: config.file,
+    ...(request.hookReport === undefined ? {} : { hookReport: request.hookReport }),
     policy: config.capabilityPolicy,
     workdir,
     sessionId,

@@ -19,6 +19,7 @@
  */
 
 import type { AgentDefinition } from "../agents/agent_file.ts";
+import type { ScriptHookEntry } from "../config/hook_entries.ts";
 import { agentSources } from "../agents/agent_sources.ts";
 import { listAgents } from "../agents/catalog.ts";
 import { loadHomeExtensions, openExtensionWorkbench } from "../app/extension_workbench.ts";
@@ -59,12 +60,19 @@ export interface HooksTestFlags {
 
 const COMMAND = "hooks test";
 
+/** The entry of JavaScript hook `name` in `agent`'s `hooks:`, if it lists it. */
+function scriptEntry(agent: AgentDefinition, name: string): ScriptHookEntry | undefined {
+  return agent.hookEntries.find((entry): entry is ScriptHookEntry =>
+    entry.kind === "script" && entry.name === name
+  );
+}
+
 /** The policy column of `hook`: the module's, then each agent's override. */
 function policyText(hook: LoadedHook, agents: readonly AgentDefinition[]): string {
   const parts = hook.failClosed ? ["fail-closed"] : [];
   for (const agent of agents) {
-    const policy = agent.hookPolicies?.get(hook.name);
-    if (policy === undefined || !agent.hooks.includes(hook.name)) continue;
+    const policy = scriptEntry(agent, hook.name);
+    if (policy === undefined) continue;
     const failClosed = policy.failClosed ?? hook.failClosed;
     const settings = [
       ...(failClosed === hook.failClosed ? [] : [failClosed ? "fail-closed" : "fail-open"]),
@@ -136,7 +144,10 @@ export async function hooksTest(
   });
   const loaded = await loadHookByName({ ...workbench.dirs, name });
   const { warnings } = loaded;
-  const hook = withPolicy(loaded.hook, workbench.agent?.hookPolicies?.get(name));
+  const hook = withPolicy(
+    loaded.hook,
+    workbench.agent === undefined ? undefined : scriptEntry(workbench.agent, name),
+  );
   for (const warning of warnings) callbacks.notice(warning);
   if (!hook.points.includes(point)) {
     throw new Error(

@@ -27,6 +27,8 @@ import { describeValue } from "./describe_value.ts";
 import { formatFieldPath } from "../base/field_path.ts";
 import { isRecord } from "../base/unknown.ts";
 import { checkMcpServers, type McpServerSettings, toMcpServers } from "./mcp_servers.ts";
+import type { HookEntry } from "./hook_entries.ts";
+import { parseHookEntries } from "./parse_hook_entries.ts";
 import { issuesFromAjv, type SchemaIssue } from "./schema_issues.ts";
 import { parseYaml, type YamlSource } from "./yaml_source.ts";
 import { errorMessage } from "../base/unknown.ts";
@@ -108,6 +110,8 @@ export interface Config {
   readonly capabilityPolicy: CapabilityPolicySettings;
   /** `sandbox:`, the sandbox of every agent's commands (docs/sandbox.md); absent when unset. */
   readonly sandbox?: SandboxSetting;
+  /** `hooks:`: the hooks of every run of every agent, before the agent's (docs/extending.md). */
+  readonly hooks: readonly HookEntry[];
   /** The whole parsed document, for `ctx.config`. */
   readonly raw: Readonly<Record<string, unknown>>;
 }
@@ -143,6 +147,7 @@ export function emptyConfig(file: string | null): Config {
     extensions: {},
     mcpServers: {},
     capabilityPolicy: { requireCapabilities: false, grants: {} },
+    hooks: [],
     raw: {},
   };
 }
@@ -206,9 +211,10 @@ export function parseConfig(text: string, path: string): Config {
   if (!validate(document)) {
     throw issuesError(path, issuesFromAjv(validate.errors ?? [], document), source);
   }
-  const problems = [...checkConfig(document), ...checkMcpServers(document)];
+  const hooks = parseHookEntries(document.hooks);
+  const problems = [...checkConfig(document), ...checkMcpServers(document), ...hooks.problems];
   if (problems.length > 0) throw issuesError(path, problems, source);
-  return toConfig(path, document, document);
+  return toConfig(path, document, document, hooks.entries);
 }
 
 function issuesError(
@@ -243,7 +249,12 @@ function issuesError(
   });
 }
 
-function toConfig(file: string, raw: RawConfig, document: Record<string, unknown>): Config {
+function toConfig(
+  file: string,
+  raw: RawConfig,
+  document: Record<string, unknown>,
+  hooks: readonly HookEntry[],
+): Config {
   const providers: Record<string, ProviderConfig> = {};
   for (const [name, provider] of Object.entries(raw.providers ?? {})) {
     providers[name] = toProviderConfig(provider ?? {});
@@ -275,6 +286,7 @@ function toConfig(file: string, raw: RawConfig, document: Record<string, unknown
     ...(raw.sandbox === undefined || raw.sandbox === null
       ? {}
       : { sandbox: parseSandboxSetting(raw.sandbox).setting }),
+    hooks,
     raw: document,
   };
 }

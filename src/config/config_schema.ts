@@ -63,6 +63,8 @@ export interface RawConfig {
   readonly extensions?: RawExtensionsConfig | null;
   /** A mode or `{ mode, network, writable }`, checked by `sandbox/sandbox_setting.ts`. */
   readonly sandbox?: unknown;
+  /** Checked entry by entry by `hook_entries.ts`. */
+  readonly hooks?: readonly unknown[] | null;
 }
 
 /** A capabilities grant as written (the shape extensions declare, docs/extending.md). */
@@ -223,5 +225,7 @@ export const CONFIG_SCHEMA = {
     extensions: EXTENSIONS_SCHEMA,
     // Worded field by field by parseSandboxSetting (config_checks.ts).
     sandbox: { type: ["string", "object", "boolean", "number", "array", "null"] },
+    // Each entry is read by hook_entries.ts, whose messages name the entry and the fix.
+    hooks: { type: ["array", "null"] },
   },
 } as const;

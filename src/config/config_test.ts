@@ -81,6 +81,7 @@ Deno.test("parseConfig() reads the spec's full example", () => {
     extensions: { "word-count": { min_length: 3 } },
     mcpServers: {},
     capabilityPolicy: { requireCapabilities: false, grants: {} },
+    hooks: [],
     raw: config.raw,
   });
   deepStrictEqual(Object.keys(config.raw), [
@@ -160,7 +161,7 @@ Deno.test("parseConfig() reports an unknown key with the keys expected there", (
   strictEqual(error.line, 4);
   strictEqual(
     errorOf("defaults_model: a/b\n").message,
-    `${FILE}: defaults_model: unknown key (expected one of: default_model, default_agent, model_aliases, environment_context, providers, compaction, subagents, config, mcp_servers, extensions, sandbox)`,
+    `${FILE}: defaults_model: unknown key (expected one of: default_model, default_agent, model_aliases, environment_context, providers, compaction, subagents, config, mcp_servers, extensions, sandbox, hooks)`,
   );
 });
 
@@ -187,7 +188,7 @@ Deno.test("parseConfig() lists every schema problem, one per line, in file order
     `${FILE}: providers.local.models.q.top_p: must be at least 0 (found -1)`,
     `${FILE}: compaction.enabled: must be a boolean (found "yes")`,
     `${FILE}: compaction.reserve_tokens: must be an integer (found 1.5)`,
-    `${FILE}: zzz: unknown key (expected one of: default_model, default_agent, model_aliases, environment_context, providers, compaction, subagents, config, mcp_servers, extensions, sandbox)`,
+    `${FILE}: zzz: unknown key (expected one of: default_model, default_agent, model_aliases, environment_context, providers, compaction, subagents, config, mcp_servers, extensions, sandbox, hooks)`,
     `${FILE}: config: must be a mapping (found a list)`,
   ]);
   strictEqual(error.field, "providers.local.protocol");

@@ -8,10 +8,10 @@ import {
   entryLabel,
   type HookEntry,
   orderHookEntries,
-  parseHookEntries,
   type SourcedHookEntry,
   toolMatcher,
 } from "./hook_entries.ts";
+import { parseHookEntries } from "./parse_hook_entries.ts";
 import { formatFieldPath } from "../base/field_path.ts";
 
 function entries(yaml: string): readonly HookEntry[] {
@@ -192,6 +192,6 @@ Deno.test("entryLabel() names a command by its program and the arguments that ar
   const [command, claude] = entries(
     `- command: [node, "hooks/policy.mjs", "{tool}", "two words", "--path={path}"]\n- claude: Stop\n  command: ./stop.sh`,
   );
-  strictEqual(command && entryLabel(command), 'node hooks/policy.mjs "two words"');
+  strictEqual(command && entryLabel(command), "node hooks/policy.mjs 'two words'");
   strictEqual(claude && entryLabel(claude), "./stop.sh");
 });

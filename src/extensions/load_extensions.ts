@@ -4,7 +4,7 @@
  * the folder's entry point for the app.
  *
  * - {@link loadAgentExtensions}: an agent's tools (user tools replace
- *   built-ins of the same name, with a diagnostic) and its hook runner;
+ *   built-ins of the same name, with a diagnostic) and its JavaScript hooks;
  *   a declared tool or hook that is unknown or broken fails before any request.
  *   Only declared extensions are loaded, and a run reports diagnostics about
  *   those only (warnings, built-ins replaced): the others are not its concern.
@@ -23,7 +23,6 @@
  * @module
  */
 
-import { type HookRunner, NO_HOOKS } from "../engine/hooks.ts";
 import type { Tool } from "../tools/tool.ts";
 import { compileToolSchema } from "../tools/tool_schema.ts";
 import {
@@ -32,7 +31,6 @@ import {
   type ExtensionSource,
   findExtension,
 } from "./discovery.ts";
-import { createHookRunner } from "./hook_runner.ts";
 import type { ExtensionHost } from "./host.ts";
 import {
   type ExportsCacheUse,
@@ -182,24 +180,24 @@ export interface AgentExtensionRequest extends ExtensionDirs {
   readonly agentPath: string;
   /** `tools:` of the agent, in order. */
   readonly tools: readonly string[];
-  /** `hooks:` of the agent, in order. */
+  /** The JavaScript hooks of the run (`config.yaml`'s and the agent's), in order. */
   readonly hooks: readonly string[];
-  /** The agent's `fail_closed` / `timeout_ms` by hook name; they override the module's. */
-  readonly hookPolicies?: ReadonlyMap<string, HookPolicy>;
   /** The file line of each name, keyed `tools:NAME` and `hooks:NAME`, where known. */
   readonly lines?: ReadonlyMap<string, number>;
+  /** Where a hook is declared when not in the agent file (`/h/config.yaml: hooks[0]`), by name. */
+  readonly hookOrigins?: ReadonlyMap<string, string>;
   /** The built-in tools, replaced by user tools of the same name. */
   readonly builtins: readonly Tool[];
   readonly context: ExtensionRunContext;
 }
 
-/** What an agent file says about one of its hooks (the object form of a `hooks:` entry). */
+/** What a `hooks:` entry says about its hook; absent fields keep the module's. */
 export interface HookPolicy {
   readonly failClosed?: boolean;
   readonly timeoutMs?: number;
 }
 
-/** `hook` under the agent's `policy` (its own `failClosed` unless the agent overrides it). */
+/** `hook` under an entry's `policy` (its own `failClosed` unless the entry overrides it). */
 export function withPolicy(hook: LoadedHook, policy: HookPolicy | undefined): LoadedHook {
   if (policy === undefined) return hook;
   return {
@@ -213,7 +211,8 @@ export function withPolicy(hook: LoadedHook, policy: HookPolicy | undefined): Lo
 export interface AgentExtensions {
   /** The agent's tools in declared order: user tools and the built-ins not replaced. */
   readonly tools: readonly Tool[];
-  readonly hooks: HookRunner;
+  /** The declared JavaScript hooks, loaded and checked, by name (no entry's settings applied). */
+  readonly hooks: ReadonlyMap<string, LoadedHook>;
   /** To report once at the start of the run. */
   readonly diagnostics: readonly string[];
 }
@@ -273,7 +272,7 @@ export async function loadAgentExtensions(
     throw unknownError(request, "hook", unknownHooks, names);
   }
   if (userTools.size === 0 && userHooks.size === 0) {
-    return { tools: [...builtinsUsed.values()], hooks: NO_HOOKS, diagnostics: [] };
+    return { tools: [...builtinsUsed.values()], hooks: new Map(), diagnostics: [] };
   }
   // Only what the agent declares is loaded: a run never pays for unrelated extensions.
   const checkedTools = await check(request, [...userTools.values()]);
@@ -282,17 +281,20 @@ export async function loadAgentExtensions(
     throw new ExtensionLoadError(`${agentPath}: ${field}: ${problem}`);
   };
   for (const problem of checkedTools.problems.values()) fail("tools", problem);
-  for (const problem of checkedHooks.problems.values()) fail("hooks", problem);
+  for (const [name, problem] of checkedHooks.problems) {
+    const origin = request.hookOrigins?.get(name);
+    if (origin !== undefined) throw new ExtensionLoadError(`${origin}: ${problem}`);
+    fail("hooks", problem);
+  }
   const tools = request.tools.flatMap((name) => {
     const loaded = checkedTools.loaded.get(name);
     const tool = isTool(loaded) ? createUserTool(loaded, request) : builtinsUsed.get(name);
     return tool === undefined ? [] : [tool];
   });
-  const hooks = request.hooks.map((name) => checkedHooks.loaded.get(name)).filter(isHook)
-    .map((hook) => withPolicy(hook, request.hookPolicies?.get(hook.name)));
+  const hooks = request.hooks.map((name) => checkedHooks.loaded.get(name)).filter(isHook);
   return {
     tools,
-    hooks: hooks.length === 0 ? NO_HOOKS : createHookRunner(hooks, request),
+    hooks: new Map(hooks.map((hook) => [hook.name, hook])),
     diagnostics: [...checkedTools.diagnostics, ...checkedHooks.diagnostics],
   };
 }
@@ -307,7 +309,9 @@ function unknownError(
   return new ExtensionLoadError(
     unknown.map((name) => {
       const line = request.lines?.get(`${kind}s:${name}`);
-      const where = line === undefined ? request.agentPath : `${request.agentPath}:${line}`;
+      const origin = kind === "hook" ? request.hookOrigins?.get(name) : undefined;
+      const where = origin ??
+        (line === undefined ? request.agentPath : `${request.agentPath}:${line}`);
       return `${where}: ${kind}s: unknown ${kind} "${name}" (available: ${names})`;
     }).join("\n"),
   );

@@ -128,7 +128,7 @@ Deno.test("loadAgentExtensions()", async (t) => {
   await t.step("an agent with only built-ins starts no engine", async () => {
     const loaded = await loadAgentExtensions({ ...base, tools: ["http"], hooks: [] });
     assert.deepEqual(loaded.tools.map((tool) => tool.description), ["built-in http"]);
-    assert.equal(loaded.hooks.has("afterRun"), false);
+    assert.equal(loaded.hooks.size, 0);
     assert.equal(host.workerCount, 0);
   });
 
@@ -149,7 +149,7 @@ Deno.test("loadAgentExtensions()", async (t) => {
     assert.deepEqual(loaded.diagnostics, [
       'tool "shell": replaces the built-in tool of the same name',
     ], "undeclared tools are neither loaded nor reported");
-    assert.equal(loaded.hooks.has("beforeToolExecute"), true);
+    assert.equal(loaded.hooks.get("guard")?.points.includes("beforeToolExecute"), true);
     const result = await loaded.tools[2]?.execute({}, {
       callId: "c",
       workdir: sandbox.workdir,

@@ -1,6 +1,6 @@
 import { deepStrictEqual, strictEqual } from "node:assert/strict";
 import { join } from "node:path";
-import { parseHookEntries } from "../config/hook_entries.ts";
+import { parseHookEntries } from "../config/parse_hook_entries.ts";
 import { commandStdin, createCommandHook, expandArgv, readCommandResult } from "./command_hook.ts";
 import type { HookProcessResult } from "./hook_process.ts";
 import type { HookPoint } from "../engine/hooks.ts";

@@ -1,0 +1,158 @@
+/**
+ * The hooks of one run as the engine's hook runner (docs/extending.md, "Hook
+ * entries"): `config.yaml`'s entries and the agent's, in their run order.
+ *
+ * - Order: lower `priority` first; equal priorities keep declaration order,
+ *   `config.yaml`'s before the agent's (`config/hook_entries.ts`).
+ * - A JavaScript hook that `config.yaml` lists runs once, with
+ *   `config.yaml`'s settings, even when the agent lists it too: an agent
+ *   cannot drop or weaken a home-wide hook.
+ * - A JavaScript hook runs with its entry's `fail_closed` and `timeout_ms`
+ *   over the module's own; its `matcher` limits its tool points, and is an
+ *   error when it implements neither.
+ * - Commands run as processes (`hooks/command_hook.ts`), with no QuickJS.
+ *
+ * @module
+ */
+
+import type { AgentDefinition } from "../agents/agent_file.ts";
+import {
+  entryLabel,
+  type HookEntry,
+  orderHookEntries,
+  type SourcedHookEntry,
+  TOOL_POINTS,
+  toolMatcher,
+} from "../config/hook_entries.ts";
+import { formatFieldPath } from "../base/field_path.ts";
+import { type HookCallReport, type HookRunner, NO_HOOKS } from "../engine/hooks.ts";
+import { createHookChain } from "../hooks/hook_chain.ts";
+import { type CommandHookContext, createCommandHook } from "../hooks/command_hook.ts";
+import type { RunnableHook } from "../hooks/runnable_hook.ts";
+import type { ExtensionHost } from "../extensions/host.ts";
+import { createScriptHook } from "../extensions/script_hook.ts";
+import type { LoadedHook } from "../extensions/load_module.ts";
+import type { ExtensionRunContext } from "../extensions/run_context.ts";
+
+/** The hook entries of a run, before they are ordered. */
+export interface RunHookEntries {
+  /** `hooks:` of `config.yaml`. */
+  readonly config: readonly HookEntry[];
+  /** The file `config.yaml` was read from (null: none). */
+  readonly configFile: string | null;
+  readonly agent: Pick<AgentDefinition, "path" | "hookEntries">;
+}
+
+/** The entries of a run in run order, with their source (see the module doc). */
+export function runHookOrder(entries: RunHookEntries): SourcedHookEntry[] {
+  const fromConfig = new Set(
+    entries.config.flatMap((entry) => entry.kind === "script" ? [entry.name] : []),
+  );
+  return orderHookEntries([
+    ...entries.config.map((entry) => ({
+      entry,
+      source: "config" as const,
+      ...(entries.configFile === null ? {} : { file: entries.configFile }),
+    })),
+    ...entries.agent.hookEntries
+      .filter((entry) => entry.kind !== "script" || !fromConfig.has(entry.name))
+      .map((entry) => ({ entry, source: "agent" as const, file: entries.agent.path })),
+  ]);
+}
+
+/** The names of the JavaScript hooks of `ordered`, in order, with where `config.yaml` declares its own. */
+export function scriptHookNames(ordered: readonly SourcedHookEntry[]): {
+  readonly names: readonly string[];
+  readonly origins: ReadonlyMap<string, string>;
+} {
+  const origins = new Map<string, string>();
+  const names: string[] = [];
+  for (const { entry, source, file } of ordered) {
+    if (entry.kind !== "script") continue;
+    names.push(entry.name);
+    if (source === "config") origins.set(entry.name, entryWhere(file, entry));
+  }
+  return { names, origins };
+}
+
+/** `/h/config.yaml: hooks[2]`: where an entry is, for messages. */
+export function entryWhere(file: string | undefined, entry: HookEntry): string {
+  return `${file ?? "config.yaml"}: ${formatFieldPath(["hooks", entry.index])}`;
+}
+
+/** What {@link createRunHooks} builds the hooks from. */
+export interface RunHooksRequest {
+  readonly ordered: readonly SourcedHookEntry[];
+  /** The loaded JavaScript hooks by name (every script entry's). */
+  readonly scripts: ReadonlyMap<string, LoadedHook>;
+  /** Present when a JavaScript hook runs. */
+  readonly host?: ExtensionHost;
+  readonly context: ExtensionRunContext;
+  /** One report per hook call (the `hook` events). */
+  readonly report?: (report: HookCallReport) => void;
+}
+
+function scriptHook(
+  sourced: SourcedHookEntry,
+  request: RunHooksRequest,
+  create: (hook: LoadedHook, matches: (tool: string) => boolean) => RunnableHook,
+): RunnableHook {
+  const { entry, file } = sourced;
+  if (entry.kind !== "script") throw new Error("not a script entry");
+  const loaded = request.scripts.get(entry.name);
+  if (loaded === undefined) {
+    throw new Error(`${entryWhere(file, entry)}: hook "${entry.name}" is not loaded`);
+  }
+  if (entry.matcher !== undefined && !loaded.points.some((point) => TOOL_POINTS.includes(point))) {
+    throw new Error(
+      `${entryWhere(file, entry)}.matcher: applies to beforeToolExecute and afterToolExecute, ` +
+        `and hook "${entry.name}" implements neither (it implements: ${
+          loaded.points.join(", ")
+        }): remove it`,
+    );
+  }
+  return create({
+    ...loaded,
+    failClosed: entry.failClosed ?? loaded.failClosed,
+    ...(entry.timeoutMs === undefined ? {} : { timeoutMs: entry.timeoutMs }),
+  }, toolMatcher(entry));
+}
+
+/**
+ * The runner of the ordered entries (see the module doc).
+ *
+ * @throws {Error} naming the entry: a matcher on a hook without tool points, a `claude:` entry
+ */
+export function createRunHooks(request: RunHooksRequest): HookRunner {
+  if (request.ordered.length === 0) return NO_HOOKS;
+  const { context, host } = request;
+  const commandContext: CommandHookContext = { workdir: context.workdir, session: context.session };
+  const createScript = host === undefined
+    ? undefined
+    : (hook: LoadedHook, matches: (tool: string) => boolean) =>
+      createScriptHook(hook, { host, context, matches });
+  const hooks = request.ordered.map((sourced): RunnableHook => {
+    const { entry } = sourced;
+    switch (entry.kind) {
+      case "script":
+        if (createScript === undefined) {
+          throw new Error(`hook "${entry.name}" needs the extension host`);
+        }
+        return scriptHook(sourced, request, createScript);
+      case "command":
+        return createCommandHook(entry, commandContext);
+      case "claude":
+        throw new Error(
+          `${
+            entryWhere(sourced.file, entry)
+          }: Claude Code hooks (claude: ${entry.event}) cannot run in this version of rienda (${
+            entryLabel(entry)
+          })`,
+        );
+    }
+  });
+  return createHookChain(hooks, {
+    notice: context.notice,
+    ...(request.report === undefined ? {} : { report: request.report }),
+  });
+}

@@ -1,0 +1,283 @@
+/**
+ * Command hooks (docs/extending.md, "Command hooks"): programs run per hook
+ * point from an agent's `hooks:` or config.yaml's, with placeholders, JSON on
+ * stdin and their exit read as a verdict; matchers, priorities, fail-closed,
+ * and what a hostile model or a misbehaving hook cannot do.
+ */
+
+import assert from "node:assert/strict";
+import { createTestEnv, defaultConfig, type TestEnv } from "./harness/env.ts";
+import { startFakeProvider } from "./harness/fake_provider.ts";
+import { toolResultsOf } from "./harness/wire.ts";
+
+/** Orkeon's pre-tool hook, adapted: logs every call, refuses writes under generated/. */
+const POLICY_MJS = `import { appendFileSync, readFileSync } from "node:fs";
+const [tool, path] = process.argv.slice(2);
+const event = JSON.parse(readFileSync(0, "utf8"));
+appendFileSync("calls.log", \`\${event.point} \${tool} \${path} \${event.session.agentId}\\n\`);
+if (path.startsWith("generated/")) {
+  console.error("generated/ is rebuilt, not edited");
+  process.exit(2);
+}
+`;
+
+async function writeScript(env: TestEnv, name: string, text: string): Promise<void> {
+  await Deno.mkdir(`${env.workdir}/hooks`, { recursive: true });
+  await Deno.writeTextFile(`${env.workdir}/hooks/${name}`, text, { mode: 0o755 });
+}
+
+async function exists(path: string): Promise<boolean> {
+  return await Deno.stat(path).then(() => true, () => false);
+}
+
+Deno.test("a node command hook with placeholders refuses a write with exit 2, naming itself", async () => {
+  await using provider = await startFakeProvider([
+    {
+      toolCalls: [
+        { name: "write", arguments: { path: "generated/x.ts", content: "no" } },
+        { name: "write", arguments: { path: "src/y.ts", content: "yes" } },
+      ],
+    },
+    { text: "done" },
+  ]);
+  await using env = await createTestEnv({ provider });
+  await writeScript(env, "policy.mjs", POLICY_MJS);
+  await env.writeAgent("careful", {
+    description: "Careful.",
+    tools: ["write"],
+    hooks: [{ command: ["node", "hooks/policy.mjs", "{tool}", "{path}"], matcher: "write|edit" }],
+  });
+  const result = await env.run(["run", "-a", "careful", "write them"]);
+  assert.equal(result.code, 0, result.stderr);
+  assert.deepEqual(toolResultsOf(provider.requests[1]).map((item) => item.content), [
+    'hook "node hooks/policy.mjs" refused the call: generated/ is rebuilt, not edited',
+    "created src/y.ts (1 line)",
+  ]);
+  assert.equal(await exists(`${env.workdir}/generated/x.ts`), false);
+  assert.equal(
+    await Deno.readTextFile(`${env.workdir}/calls.log`),
+    "beforeToolExecute write generated/x.ts careful\nbeforeToolExecute write src/y.ts careful\n",
+  );
+});
+
+Deno.test("config.yaml hooks run for every agent, before the agent's, in priority order", async () => {
+  await using provider = await startFakeProvider([
+    { toolCalls: [{ name: "shell", arguments: { command: "echo hi" } }] },
+    { text: "done" },
+  ]);
+  await using env = await createTestEnv({ provider });
+  await writeScript(env, "mark.sh", '#!/bin/sh\necho "$1" >> order.log\n');
+  await env.writeConfig(
+    defaultConfig(provider.url) +
+      [
+        "hooks:",
+        "  - command: [hooks/mark.sh, config-late]",
+        "    priority: 5",
+        "  - command: [hooks/mark.sh, config]",
+        "",
+      ].join("\n"),
+  );
+  await env.writeAgent("plain", {
+    description: "Plain.",
+    tools: ["shell"],
+    hooks: [
+      { command: ["hooks/mark.sh", "agent"] },
+      { command: ["hooks/mark.sh", "agent-early"], priority: -1 },
+    ],
+  });
+  const result = await env.run(["run", "-a", "plain", "go"]);
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(
+    await Deno.readTextFile(`${env.workdir}/order.log`),
+    "agent-early\nconfig\nagent\nconfig-late\n",
+  );
+});
+
+Deno.test("a config.yaml python3 hook denies rm -rf for an agent that declares no hooks", async () => {
+  await using provider = await startFakeProvider([
+    { toolCalls: [{ name: "shell", arguments: { command: "rm -rf build" } }] },
+    { text: "done" },
+  ]);
+  await using env = await createTestEnv({ provider });
+  await env.writeFile(
+    "no_rm.py",
+    [
+      "import json, re, sys",
+      "call = json.load(sys.stdin)['call']",
+      "if re.search(r'\\brm\\s+-rf\\b', call['arguments'].get('command', '')):",
+      "    print(json.dumps({'result': 'deny', 'reason': 'no rm -rf anywhere'}))",
+    ].join("\n"),
+  );
+  await env.writeConfig(
+    defaultConfig(provider.url) +
+      `hooks:\n  - command: [python3, ${env.root}/no_rm.py]\n    matcher: shell\n`,
+  );
+  await Deno.mkdir(`${env.workdir}/build`);
+  const result = await env.run(["run", "-a", "coder", "clean"]);
+  assert.equal(result.code, 0, result.stderr);
+  assert.deepEqual(toolResultsOf(provider.requests[1]).map((item) => item.content), [
+    `hook "python3 ${env.root}/no_rm.py" refused the call: no rm -rf anywhere`,
+  ]);
+  assert.equal(await exists(`${env.workdir}/build`), true);
+});
+
+Deno.test("a failing command hook is a notice, and refuses the call with fail_closed", async () => {
+  for (const failClosed of [false, true]) {
+    await using provider = await startFakeProvider([
+      { toolCalls: [{ name: "shell", arguments: { command: "echo ran" } }] },
+      { text: "done" },
+    ]);
+    await using env = await createTestEnv({ provider });
+    await env.writeAgent("guarded", {
+      description: "Guarded.",
+      tools: ["shell"],
+      hooks: [{
+        command: ["sh", "-c", "echo policy service down >&2; exit 1"],
+        fail_closed: failClosed,
+      }],
+    });
+    const result = await env.run(["run", "-a", "guarded", "go"]);
+    assert.equal(result.code, 0, result.stderr);
+    const [content] = toolResultsOf(provider.requests[1]).map((item) => item.content);
+    if (failClosed) {
+      assert.equal(
+        content,
+        `hook "sh -c 'echo policy service down >&2; exit 1'" failed closed: exited 1: policy service down`,
+      );
+    } else {
+      assert.equal(content, "ran");
+      assert.ok(
+        result.stderr.includes(
+          `hook "sh -c 'echo policy service down >&2; exit 1'": beforeToolExecute: exited 1: policy service down\n`,
+        ),
+        result.stderr,
+      );
+    }
+  }
+});
+
+Deno.test("a hostile path reaches a command hook as -, and a hook's afterToolExecute JSON rewrites the result", async () => {
+  const hostile = "$(touch pwned)";
+  await using provider = await startFakeProvider([
+    {
+      toolCalls: [
+        { name: "write", arguments: { path: hostile, content: "x" } },
+        { name: "write", arguments: { path: "--help", content: "x" } },
+      ],
+    },
+    { text: "done" },
+  ]);
+  await using env = await createTestEnv({ provider });
+  await writeScript(
+    env,
+    "post.sh",
+    `#!/bin/sh\nprintf '%s\\n' "$1" >> paths.log\nprintf '{"text": "checked %s"}' "$1"\n`,
+  );
+  await env.writeAgent("post", {
+    description: "Post.",
+    tools: ["write"],
+    hooks: [{ command: ["hooks/post.sh", "{path}"], on: ["afterToolExecute"] }],
+  });
+  const result = await env.run(["run", "-a", "post", "-y", "go"]);
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(await Deno.readTextFile(`${env.workdir}/paths.log`), "-\n-\n");
+  assert.equal(await exists(`${env.workdir}/pwned`), false);
+  assert.deepEqual(toolResultsOf(provider.requests[1]).map((item) => item.content), [
+    "checked -",
+    "checked -",
+  ]);
+});
+
+Deno.test("a hook that writes megabytes or hangs past its timeout is a notice, and the run goes on", async () => {
+  await using provider = await startFakeProvider([
+    { toolCalls: [{ name: "shell", arguments: { command: "echo ran" } }] },
+    { text: "done" },
+  ]);
+  await using env = await createTestEnv({ provider });
+  await writeScript(env, "flood.sh", "#!/bin/sh\nhead -c 5000000 /dev/zero | tr '\\0' x\n");
+  await env.writeAgent("noisy", {
+    description: "Noisy.",
+    tools: ["shell"],
+    hooks: [
+      { command: ["hooks/flood.sh"] },
+      { command: ["sleep", "300"], timeout_ms: 300 },
+    ],
+  });
+  const started = performance.now();
+  const result = await env.run(["run", "-a", "noisy", "go"]);
+  assert.equal(result.code, 0, result.stderr);
+  assert.ok(performance.now() - started < 60_000);
+  assert.deepEqual(toolResultsOf(provider.requests[1]).map((item) => item.content), ["ran"]);
+  assert.ok(
+    result.stderr.includes(
+      'hook "hooks/flood.sh": beforeToolExecute: wrote more than 1 MiB on stdout\n',
+    ),
+    result.stderr,
+  );
+  assert.ok(
+    result.stderr.includes(
+      'hook "sleep 300": beforeToolExecute: did not finish within 300 ms (timeout_ms)\n',
+    ),
+    result.stderr,
+  );
+});
+
+Deno.test("Ctrl-C during a command hook stops the run at once and kills what the hook started", async () => {
+  await using provider = await startFakeProvider([
+    { toolCalls: [{ name: "shell", arguments: { command: "echo never" } }] },
+    { text: "done" },
+  ]);
+  await using env = await createTestEnv({ provider });
+  await env.writeAgent("stuck", {
+    description: "Stuck.",
+    tools: ["shell"],
+    hooks: [{
+      command: ["sh", "-c", "sleep 300 & echo $! > child.pid; wait"],
+      timeout_ms: 600000,
+    }],
+  });
+  await using process = await env.start(["run", "-a", "stuck", "go"]);
+  const pidFile = `${env.workdir}/child.pid`;
+  const deadline = performance.now() + 30_000;
+  while ((await Deno.readTextFile(pidFile).catch(() => "")).trim() === "") {
+    if (performance.now() > deadline) throw new Error("the hook never started");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  const signalled = performance.now();
+  process.kill("SIGINT");
+  const result = await process.wait();
+  assert.equal(result.code, 130, result.stderr);
+  assert.ok(performance.now() - signalled < 5000, `${performance.now() - signalled} ms`);
+  const pid = Number(await Deno.readTextFile(pidFile));
+  const gone = async () =>
+    !(await Deno.readTextFile(`/proc/${pid}/status`).then(
+      (s) => !/^State:\s+Z/m.test(s),
+      () => false,
+    ));
+  const until = performance.now() + 10_000;
+  while (!(await gone())) {
+    if (performance.now() > until) throw new Error(`the hook's child ${pid} outlived the run`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  assert.equal(provider.requests.length, 1);
+});
+
+Deno.test("a malformed config.yaml hook entry is one error naming the file, line, entry and field, in runs and in doctor", async () => {
+  await using provider = await startFakeProvider([]);
+  await using env = await createTestEnv({ provider });
+  await env.writeConfig(
+    defaultConfig(provider.url) +
+      'hooks:\n  - command: "rm -rf / --no-preserve-root"\n  - claude: PreToolCall\n    command: x\n',
+  );
+  const expected = [
+    `${env.configPath}: hooks[0].command: must be an argv list such as [node, hooks/x.mjs] (found "rm -rf / --no-preserve-root"); a command hook never runs through a shell`,
+    `${env.configPath}: hooks[1].claude: unknown Claude Code event "PreToolCall" (rienda runs: PreToolUse, PostToolUse, UserPromptSubmit, SessionStart, Stop, SessionEnd)`,
+  ];
+  const run = await env.run(["run", "hi"]);
+  assert.equal(run.code, 1, run.stderr);
+  assert.equal(run.stderr, `rienda: ${expected.join("\n")}\n`);
+  assert.equal(provider.requests.length, 0);
+  const doctor = await env.run(["doctor"]);
+  assert.notEqual(doctor.code, 0);
+  for (const line of expected) assert.ok(doctor.stdout.includes(line), doctor.stdout);
+});
