@@ -3,8 +3,9 @@
  * "What each return does"): the chain (`hook_chain.ts`) and `rienda hooks
  * test` both use it, so every kind of hook is held to the same rules.
  *
- * - Only the point's own fields are kept (`system`; `text`, `thinking`;
- *   `allow`, `reason`, `arguments`; `text`, `isError`); `null` and
+ * - Only the point's own fields are kept (`allow`, `reason`, `text`,
+ *   `context`; `system`; `text`, `thinking`; `allow`, `reason`,
+ *   `arguments`; `text`, `isError`); `null` and
  *   `undefined` fields are "keep"; a field of the wrong type is dropped
  *   alone, with a notice; others are ignored.
  * - A hook that gives no verdict (a failure, or for a fail-closed hook a
@@ -24,6 +25,7 @@ type FieldType = "string" | "boolean" | "object";
 /** The fields each point may return, with their types. */
 const RETURN_FIELDS: Readonly<Record<HookPoint, Readonly<Record<string, FieldType>>>> = {
   beforeRun: {},
+  beforePrompt: { allow: "boolean", reason: "string", text: "string", context: "string" },
   afterRun: {},
   beforeModelRequest: { system: "string" },
   afterModelResponse: { text: "string", thinking: "string" },
@@ -161,7 +163,7 @@ export function outcomeOf(
     return { outcome: failure.timedOut ? "timeout" : "error", reason: failure.problem };
   }
   if (value === null) return { outcome: "none" };
-  if (point === "beforeToolExecute" && value.allow === false) {
+  if ((point === "beforeToolExecute" || point === "beforePrompt") && value.allow === false) {
     return typeof value.reason === "string"
       ? { outcome: "deny", reason: value.reason }
       : { outcome: "deny" };

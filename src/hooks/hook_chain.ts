@@ -37,12 +37,13 @@ import {
   emptyFold,
   gateFold,
   type PointFold,
+  promptFold,
   resultFold,
   systemFold,
 } from "./point_folds.ts";
 import type { RunnableHook } from "./runnable_hook.ts";
 
-export { failedClosed, refusedBy } from "./point_folds.ts";
+export { failedClosed, promptRefusedBy, refusedBy } from "./point_folds.ts";
 
 /** Where a chain's notices and reports go. */
 export interface HookChainOptions {
@@ -152,6 +153,7 @@ export function createHookChain(
   return {
     has: (point) => implementing(point).length > 0,
     beforeRun: (payload, signal) => chain(emptyFold("beforeRun", payload), signal),
+    beforePrompt: (payload, signal) => chain(promptFold(payload), signal),
     async afterRun(payload, signal) {
       using grace = graceAfter(signal);
       let stopped = false;

@@ -6,6 +6,10 @@
  * (docs/extending.md, "Chaining and order").
  *
  * - A field left out, or `null`, keeps its value; the last writer wins.
+ * - `beforePrompt`: the first `allow: false` refuses the prompt, naming the
+ *   hook ({@link promptRefusedBy}); `text` rewrites it (chained), and every
+ *   `context` returned is kept, joined by a blank line; a fail-closed hook
+ *   without a verdict refuses it.
  * - `beforeToolExecute`: the first `allow: false` ends the chain with a
  *   refusal naming the hook ({@link refusedBy}); a fail-closed hook without
  *   a verdict refuses the call ({@link failedClosed}).
@@ -22,6 +26,8 @@ import {
   type HookPoint,
   type ModelRequestPayload,
   type ModelResponsePayload,
+  type PromptGate,
+  type PromptPayload,
   type ToolCallPayload,
   type ToolGate,
   type ToolResultPayload,
@@ -34,6 +40,11 @@ import type { HookReturn } from "./hook_call.ts";
  */
 export function refusedBy(hook: string, reason: string | undefined): string {
   return `hook "${hook}" refused the call${reason ? `: ${reason}` : ""}`;
+}
+
+/** The refusal of a prompt by a `beforePrompt` hook: `hook "x" refused the prompt: <reason>`. */
+export function promptRefusedBy(hook: string, reason: string | undefined): string {
+  return `hook "${hook}" refused the prompt${reason ? `: ${reason}` : ""}`;
 }
 
 /** The reason of a refusal by a fail-closed hook that gave no verdict. */
@@ -79,6 +90,43 @@ export function emptyFold(point: HookPoint, payload: unknown): PointFold<null, n
     take: (state) => Promise.resolve({ state }),
     result: () => null,
     refuse: withheld,
+  };
+}
+
+type Prompt = { readonly text: string; readonly context: readonly string[] };
+
+/** `beforePrompt`: the user's message, rewritten, with the context hooks add, or refused. */
+export function promptFold(payload: PromptPayload): PointFold<Prompt | PromptGate, PromptGate> {
+  const open = (state: Prompt | PromptGate): Prompt =>
+    "allow" in state ? { text: payload.text, context: [] } : state;
+  return {
+    point: "beforePrompt",
+    initial: { text: payload.text, context: [] },
+    args: (state) => [{ text: open(state).text }],
+    handed: (state) => ({ text: open(state).text }),
+    take(state, returned, hook) {
+      if (returned.allow === false) {
+        return Promise.resolve({
+          state: { allow: false, reason: promptRefusedBy(hook, text(returned, "reason")) },
+          stop: true,
+        });
+      }
+      const prompt = open(state);
+      const added = text(returned, "context");
+      return Promise.resolve({
+        state: {
+          text: text(returned, "text") ?? prompt.text,
+          context: added === undefined || added === ""
+            ? prompt.context
+            : [...prompt.context, added],
+        },
+      });
+    },
+    result: (state) =>
+      "allow" in state
+        ? state
+        : { allow: true, text: state.text, context: state.context.join("\n\n") },
+    refuse: (hook, problem) => done({ allow: false, reason: failedClosed(hook, problem) }),
   };
 }
 
