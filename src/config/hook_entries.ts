@@ -194,6 +194,7 @@ export function commandText(argv: readonly string[]): string {
 }
 
 function quoted(arg: string): string {
-  // Shell-style quotes read naturally inside the double quotes of `hook "…"`.
-  return /^[\w@%+=:,./{}-]+$/u.test(arg) ? arg : `'${arg.replaceAll("'", `'\\''`)}'`;
+  if (/^[\w@%+=:,./{}-]+$/u.test(arg)) return arg;
+  // Single quotes read naturally inside the double quotes of `hook "…"`; JSON's when it holds one.
+  return arg.includes("'") ? JSON.stringify(arg) : `'${arg}'`;
 }
