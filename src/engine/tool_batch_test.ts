@@ -9,8 +9,9 @@ import {
   type Probe,
 } from "../../tests/_testing/engine_fakes.ts";
 import type { ToolCallBlock } from "../llm/messages.ts";
-import { errorResult } from "../tools/tool.ts";
+import { type CallableTool, errorResult } from "../tools/tool.ts";
 import { runToolBatch } from "./tool_batch.ts";
+import { done, type ToolGate } from "./hooks.ts";
 
 const CALL: ToolCallBlock = { type: "tool_call", id: "c1", name: "read", arguments: {} };
 
@@ -97,4 +98,70 @@ Deno.test("runToolBatch() masks a result before afterToolExecute sees it, and a 
     hooks: { beforeToolExecute: () => ({ allow: false, reason: "no: KEY" }) },
   });
   assert.deepEqual(refused.results, [errorResult("no: [masked]")]);
+});
+
+/** A concurrent tool whose calls wait until `together` of them have started. */
+function meetingTool(name: string, together: number, met: { count: number }): CallableTool {
+  let release: () => void = () => {};
+  const all = new Promise<void>((resolve) => (release = resolve));
+  return {
+    name,
+    description: "meets",
+    parameters: { type: "object" },
+    concurrent: true,
+    check: (args) => Promise.resolve({ ok: true, args: { ...Object(args) } }),
+    async run(_args, context) {
+      met.count++;
+      if (met.count >= together) release();
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error("the calls ran one after another")), 5_000);
+      });
+      try {
+        await Promise.race([all, timeout]);
+      } finally {
+        clearTimeout(timer);
+      }
+      return { text: `met ${context.callId}`, isError: false };
+    },
+  };
+}
+
+Deno.test("runToolBatch() runs concurrent calls next to each other at once, hooks one at a time, results in call order", async () => {
+  const probe = createProbe();
+  const met = { count: 0 };
+  let inHook = 0;
+  let overlapped = false;
+  let gates = 0;
+  const fake = fakeHookRunner(probe);
+  // A chain that takes a while: two of them at once would overlap.
+  const hooks = {
+    ...fake,
+    async beforeToolExecute(call: { arguments: unknown }) {
+      inHook++;
+      gates++;
+      if (inHook > 1) overlapped = true;
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      inHook--;
+      return done<ToolGate>({ allow: true, arguments: call.arguments });
+    },
+  };
+  const read = fakeTool(probe, "read");
+  const calls: ToolCallBlock[] = [
+    { type: "tool_call", id: "a", name: "meet", arguments: {} },
+    { type: "tool_call", id: "b", name: "meet", arguments: {} },
+    { type: "tool_call", id: "c", name: "read", arguments: {} },
+  ];
+  const outcomes = await runToolBatch(calls, new Map(), {
+    tools: new Map<string, CallableTool>([["meet", meetingTool("meet", 2, met)], ["read", read]]),
+    hooks,
+    session: memorySession(probe),
+    workdir: "/w",
+    emit: eventLog().emit,
+    signal: probe.signal,
+    redact: (text) => text,
+  });
+  assert.deepEqual(outcomes.map((outcome) => outcome.result.text), ["met a", "met b", "ran read"]);
+  assert.equal(overlapped, false);
+  assert.equal(gates, 3);
 });
