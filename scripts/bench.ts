@@ -28,6 +28,7 @@ import { measureSseParser, sseScenarios } from "./bench_sse.ts";
 import { replayScenarios } from "./bench_replay.ts";
 import { measureRatios } from "./bench_ratios.ts";
 import { measureAcp } from "./bench_acp.ts";
+import { measureDelegation } from "./bench_subagents.ts";
 
 const RUNS = Number(Deno.env.get("BENCH_RUNS") ?? "10");
 const TIME = "/usr/bin/time";
@@ -274,6 +275,10 @@ if (import.meta.main) {
   );
   Deno.stdout.writeSync(new TextEncoder().encode("MCP against a built-in tool, in process:\n"));
   for (const line of await measureMcpCall()) {
+    Deno.stdout.writeSync(new TextEncoder().encode(`  ${line}\n`));
+  }
+  Deno.stdout.writeSync(new TextEncoder().encode("a delegation against a plain tool call:\n"));
+  for (const line of await measureDelegation(cliArgs)) {
     Deno.stdout.writeSync(new TextEncoder().encode(`  ${line}\n`));
   }
   Deno.stdout.writeSync(new TextEncoder().encode("shell tool, in process:\n"));
