@@ -422,3 +422,21 @@ Deno.test("rienda agents shows the sandbox each agent runs with, rienda tools th
     /^shell .*\n  sandbox: workspace-write \(config\.yaml; an agent's sandbox: or --sandbox wins\)$/m,
   );
 });
+
+Deno.test("a command hook runs in the run's sandbox: it writes the workspace, not outside", async () => {
+  const run = await shellCall("echo hi", {
+    config: [
+      "sandbox: workspace-write",
+      "hooks:",
+      '  - command: [sh, -c, "echo in >> hook-inside.txt; echo out >> ../hook-outside.txt; true"]',
+      "    matcher: shell",
+      "",
+    ].join("\n"),
+  });
+  try {
+    assert.match(await Deno.readTextFile(`${run.env.workdir}/hook-inside.txt`), /^in\n/);
+    assert.equal(await exists(`${run.env.root}/hook-outside.txt`), false);
+  } finally {
+    await dispose(run);
+  }
+});

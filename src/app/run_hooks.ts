@@ -126,7 +126,11 @@ function scriptHook(
 export function createRunHooks(request: RunHooksRequest): HookRunner {
   if (request.ordered.length === 0) return NO_HOOKS;
   const { context, host } = request;
-  const commandContext: CommandHookContext = { workdir: context.workdir, session: context.session };
+  const commandContext: CommandHookContext = {
+    workdir: context.workdir,
+    session: context.session,
+    sandbox: context.sandbox,
+  };
   const createScript = host === undefined
     ? undefined
     : (hook: LoadedHook, matches: (tool: string) => boolean) =>

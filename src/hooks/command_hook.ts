@@ -27,12 +27,15 @@ import {
   MAX_COLLECTED_BYTES,
   runHookProcess,
 } from "./hook_process.ts";
+import type { CommandSandbox } from "../sandbox/command_sandbox.ts";
 import type { HookAnswer, RunnableHook } from "./runnable_hook.ts";
 
 /** The run a command hook serves, as its standard input names it. */
 export interface CommandHookContext {
   readonly workdir: string;
   readonly session: { readonly id: string; readonly agentId: string; readonly modelId: string };
+  /** What confines the hook's process, as it confines `shell` (docs/sandbox.md). */
+  readonly sandbox?: CommandSandbox | undefined;
 }
 
 /** The points at which a hook may refuse. */
@@ -227,6 +230,7 @@ export function createCommandHook(
         cwd: context.workdir,
         timeoutMs: entry.timeoutMs,
         signal: options.signal,
+        sandbox: context.sandbox,
       });
       return readCommandResult(point, result, entry.timeoutMs);
     },

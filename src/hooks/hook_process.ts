@@ -21,6 +21,7 @@
 import { findExecutable } from "../host/find_executable.ts";
 import { MAX_COLLECTED_BYTES, runInProcessGroup } from "../tools/process_group.ts";
 import { errorMessage } from "../base/unknown.ts";
+import type { CommandSandbox } from "../sandbox/command_sandbox.ts";
 
 export { MAX_COLLECTED_BYTES };
 
@@ -37,6 +38,8 @@ export interface HookProcessOptions {
   readonly timeoutMs: number;
   /** The run's interrupt. */
   readonly signal: AbortSignal;
+  /** The run's command sandbox (docs/sandbox.md); absent with `sandbox: off`. */
+  readonly sandbox?: CommandSandbox | undefined;
 }
 
 /** How a hook program ended. */
@@ -84,19 +87,27 @@ export async function runHookProcess(options: HookProcessOptions): Promise<HookP
     if ("problem" in resolved) return { kind: "not_started", problem: resolved.problem };
     run = [resolved.path, ...args];
   }
+  // A hook the sandbox cannot confine does not run (then its fail_closed decides).
+  const confined = options.sandbox === undefined ? null : await options.sandbox.confine(run);
+  if (confined !== null && "refused" in confined) {
+    return { kind: "not_started", problem: confined.refused };
+  }
   let result;
   try {
+    const env = confined === null ? options.env : { ...options.env, ...confined.env };
     result = await runInProcessGroup({
-      command: run,
+      command: confined?.command ?? run,
       stdin: options.stdin,
       cwd: options.cwd,
-      ...(options.env === undefined ? {} : { env: options.env }),
+      ...(env === undefined ? {} : { env }),
       timeoutMs: options.timeoutMs,
       signal,
       endGroupOnExit: true,
     });
   } catch (error) {
     return { kind: "not_started", problem: errorMessage(error) };
+  } finally {
+    await confined?.release();
   }
   if (result.aborted) return { kind: "interrupted" };
   if (result.timedOut) return { kind: "timeout", stderr: result.stderr };

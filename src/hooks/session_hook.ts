@@ -124,6 +124,7 @@ export function createSessionHook(
         cwd: context.workdir,
         timeoutMs: SESSION_HOOK_TIMEOUT_MS,
         signal: options.signal,
+        sandbox: context.sandbox,
       });
       if (result.kind === "interrupted") return { kind: "interrupted" };
       const failed = failure(result);
