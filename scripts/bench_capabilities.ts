@@ -10,7 +10,7 @@
 import { ExtensionHost } from "../src/extensions/host.ts";
 import { grantOf } from "../src/extensions/capabilities.ts";
 import { parseCapabilitySet } from "../src/sandbox/capability_set.ts";
-import { makeContext, makeSandbox } from "../src/_testing/extension_fixtures.ts";
+import { makeContext, makeSandbox } from "../tests/_testing/extension_fixtures.ts";
 
 const RUNS = 300;
 const WARM_UP = 20;

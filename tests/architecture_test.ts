@@ -45,9 +45,7 @@ async function productModules(dir = SRC_DIR): Promise<string[]> {
   for await (const entry of Deno.readDir(dir)) {
     const path = `${dir}/${entry.name}`;
     if (entry.isDirectory) {
-      if (entry.name !== "testdata" && entry.name !== "_testing") {
-        found.push(...await productModules(path));
-      }
+      if (entry.name !== "testdata") found.push(...await productModules(path));
     } else if (/\.ts$/.test(entry.name) && !/_(test|bench)\.ts$/.test(entry.name)) {
       found.push(path);
     }
@@ -155,10 +153,6 @@ Deno.test("every import between folders is one docs/architecture.md allows", () 
     for (const target of targets) {
       const targetOwner = ownerOf(target);
       if (targetOwner === owner || rules.everywhere.includes(targetOwner)) continue;
-      if (targetOwner === "_testing/") {
-        forbidden.push(`${module} → ${target}`);
-        continue;
-      }
       const allowed = rules.everywhere.includes(owner) ? [] : rules.allowed.get(owner) ?? [];
       if (!allowed.some((entry) => entry === target || entry === targetOwner)) {
         forbidden.push(`${module} → ${target}`);

@@ -23,9 +23,7 @@ async function runtimeModules(dir = join(CHECKOUT_DIR, "src")): Promise<string[]
   for await (const entry of Deno.readDir(dir)) {
     const path = join(dir, entry.name);
     if (entry.isDirectory) {
-      if (entry.name !== "_testing" && entry.name !== "testdata") {
-        found.push(...await runtimeModules(path));
-      }
+      if (entry.name !== "testdata") found.push(...await runtimeModules(path));
     } else if (/\.(ts|js)$/.test(entry.name) && !/(_test|_bench|\.d)\.ts$/.test(entry.name)) {
       found.push(relative(CHECKOUT_DIR, path));
     }

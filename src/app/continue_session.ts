@@ -137,8 +137,8 @@ export interface SwitchChoice {
  * @example
  * ```ts
  * switchEntries(
- *   { agent: "coder", model: "openai/gpt-4o", thinking: null },
- *   { agent: "coder", model: "anthropic/claude-sonnet-4-5", thinking: null },
+ *   { agent: "coder", agentFile: null, model: "openai/gpt-4o", thinking: null },
+ *   { agent: "coder", agentFile: null, model: "anthropic/claude-sonnet-4-5", thinking: null },
  * ); // [{ kind: "model", model: "anthropic/claude-sonnet-4-5" }]
  * ```
  */

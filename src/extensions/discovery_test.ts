@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { discoverExtensions, findExtension, readExtensionSource } from "./discovery.ts";
-import { makeSandbox } from "../_testing/extension_fixtures.ts";
+import { makeSandbox } from "../../tests/_testing/extension_fixtures.ts";
 
 const { home } = await makeSandbox();
 const toolsDir = join(home, "tools");

@@ -3,7 +3,7 @@ import { HOOK_POINTS } from "../engine/hooks.ts";
 import { createHookRunner } from "./hook_runner.ts";
 import { ExtensionHost } from "./host.ts";
 import type { LoadedHook } from "./load_module.ts";
-import { makeContext, makeSandbox } from "../_testing/extension_fixtures.ts";
+import { makeContext, makeSandbox } from "../../tests/_testing/extension_fixtures.ts";
 
 const sandbox = await makeSandbox();
 const signal = new AbortController().signal;

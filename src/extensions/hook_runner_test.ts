@@ -6,7 +6,7 @@ import { callHook } from "../hooks/hook_call.ts";
 import { createScriptHook } from "./script_hook.ts";
 import { ExtensionHost } from "./host.ts";
 import type { LoadedHook } from "./load_module.ts";
-import { makeContext, makeSandbox } from "../_testing/extension_fixtures.ts";
+import { makeContext, makeSandbox } from "../../tests/_testing/extension_fixtures.ts";
 
 const sandbox = await makeSandbox();
 const signal = new AbortController().signal;

@@ -9,7 +9,7 @@
 import { createHookRunner } from "./hook_runner.ts";
 import { ExtensionHost } from "./host.ts";
 import type { LoadedHook } from "./load_module.ts";
-import { makeContext, makeSandbox, runTool } from "../_testing/extension_fixtures.ts";
+import { makeContext, makeSandbox, runTool } from "../../tests/_testing/extension_fixtures.ts";
 
 const sandbox = await makeSandbox();
 const context = makeContext(sandbox);

@@ -9,7 +9,7 @@ import {
   loadHookByName,
   loadToolByName,
 } from "./load_extensions.ts";
-import { makeContext, makeSandbox } from "../_testing/extension_fixtures.ts";
+import { makeContext, makeSandbox } from "../../tests/_testing/extension_fixtures.ts";
 
 const sandbox = await makeSandbox();
 const toolsDir = join(sandbox.home, "tools");

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { ExtensionHost } from "./host.ts";
 import type { LoadedTool } from "./load_module.ts";
-import { makeContext, makeSandbox } from "../_testing/extension_fixtures.ts";
+import { makeContext, makeSandbox } from "../../tests/_testing/extension_fixtures.ts";
 import { createUserTool, toToolResult } from "./user_tool.ts";
 
 const sandbox = await makeSandbox();

@@ -6,7 +6,7 @@ import {
   returned,
   runTool,
   thrown,
-} from "../../_testing/extension_fixtures.ts";
+} from "../../../tests/_testing/extension_fixtures.ts";
 import { MAX_HTTP_BODY_BYTES, readCappedBody } from "./http.ts";
 
 const sandbox = await makeSandbox();

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { makeSandbox } from "../../_testing/extension_fixtures.ts";
+import { makeSandbox } from "../../../tests/_testing/extension_fixtures.ts";
 import { openKeyValueDir, type Quota } from "./key_value_dir.ts";
 
 const { home } = await makeSandbox();

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
-import { makeSandbox } from "../../_testing/extension_fixtures.ts";
+import { makeSandbox } from "../../../tests/_testing/extension_fixtures.ts";
 import { listFiles } from "./list_files.ts";
 
 async function tree(root: string, files: Record<string, string>): Promise<void> {

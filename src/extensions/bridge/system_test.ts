@@ -7,7 +7,7 @@ import {
   returned,
   runTool,
   thrown,
-} from "../../_testing/extension_fixtures.ts";
+} from "../../../tests/_testing/extension_fixtures.ts";
 
 const sandbox = await makeSandbox();
 const context = makeContext(sandbox);

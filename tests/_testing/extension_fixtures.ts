@@ -7,14 +7,14 @@
  */
 
 import { join } from "node:path";
-import type { GuestResult } from "../extensions/guest_result.ts";
-import type { ExtensionHost } from "../extensions/host.ts";
+import type { GuestResult } from "../../src/extensions/guest_result.ts";
+import type { ExtensionHost } from "../../src/extensions/host.ts";
 import type {
   ConfirmQuestion,
   ExtensionRunContext,
   UserNotice,
-} from "../extensions/run_context.ts";
-import { SecretSet } from "../secrets/secrets.ts";
+} from "../../src/extensions/run_context.ts";
+import { SecretSet } from "../../src/secrets/secrets.ts";
 
 /** A run context plus what its callbacks received. */
 export interface RecordingContext extends ExtensionRunContext {
