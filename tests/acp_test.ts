@@ -2,10 +2,11 @@ import assert from "node:assert/strict";
 import * as acp from "@agentclientprotocol/sdk";
 import { agentText, initializeRequest, startAcpClient } from "./harness/acp_client.ts";
 import { checkSession, sessionIdOf, userPromptEntry } from "./harness/assertions.ts";
-import { createTestEnv, type TestEnv } from "./harness/env.ts";
+import { createTestEnv, defaultConfig, type TestEnv } from "./harness/env.ts";
 import { startFakeProvider } from "./harness/fake_provider.ts";
 import { processesRunning } from "./harness/processes.ts";
-import { chatMessages, promptOf, toolNamesOf } from "./harness/wire.ts";
+import { chatMessages, modelOf, promptOf, toolNamesOf } from "./harness/wire.ts";
+import { at } from "./harness/json.ts";
 import { everythingEntry } from "./harness/mcp_servers.ts";
 
 /** The SDK's client connected to `rienda acp` in `env`'s workspace. */
@@ -658,4 +659,66 @@ Deno.test("acp --sandbox read-only confines the session's commands", async () =>
   assert.ok(done?.sessionUpdate === "tool_call_update");
   assert.match(JSON.stringify(done.content), /sandbox/);
   assert.equal(await Deno.lstat(`${env.workdir}/inside.txt`).then(() => true, () => false), false);
+});
+
+Deno.test("acp offers the model and the reasoning level as config options, and the next prompt uses a choice", async () => {
+  await using provider = await startFakeProvider([{ text: "one" }, { text: "two" }]);
+  await using env = await createTestEnv({ provider });
+  await env.writeConfig(
+    defaultConfig(provider.url).replace(
+      "        id: fake-model\n",
+      "        id: fake-model\n      big:\n        id: big-model\n",
+    ),
+  );
+  await using editor = await editorFor(env);
+  await editor.agent.request(acp.methods.agent.initialize, initializeRequest());
+  const created = await editor.agent.request(acp.methods.agent.session.new, {
+    cwd: env.workdir,
+    mcpServers: [],
+  });
+  const [model, thinking] = created.configOptions ?? [];
+  assert.ok(model?.type === "select" && thinking?.type === "select");
+  assert.deepEqual([model.id, model.category, model.currentValue], ["model", "model", "fake/m"]);
+  const values = model.options.flatMap((option) => "value" in option ? [option.value] : []);
+  assert.deepEqual(values.slice(0, 2), ["fake/m", "fake/big"]);
+  assert.deepEqual([thinking.id, thinking.category, thinking.currentValue], [
+    "thinking",
+    "thought_level",
+    "off",
+  ]);
+  const { sessionId } = created;
+  const prompt = (text: string) =>
+    editor.agent.request(acp.methods.agent.session.prompt, {
+      sessionId,
+      prompt: [{ type: "text", text }],
+    });
+  await prompt("first");
+  const set = await editor.agent.request(acp.methods.agent.session.setConfigOption, {
+    sessionId,
+    configId: "model",
+    value: "fake/big",
+  });
+  assert.equal(set.configOptions[0]?.currentValue, "fake/big");
+  await editor.agent.request(acp.methods.agent.session.setConfigOption, {
+    sessionId,
+    configId: "thinking",
+    value: "high",
+  });
+  await prompt("second");
+  assert.deepEqual(provider.requests.map((request) => modelOf(request)), [
+    "fake-model",
+    "big-model",
+  ]);
+  assert.equal(at(provider.requests[1]?.body, "reasoning_effort"), "high");
+  await assert.rejects(
+    editor.agent.request(acp.methods.agent.session.setConfigOption, {
+      sessionId,
+      configId: "model",
+      value: "nowhere/nothing",
+    }),
+    /"nowhere\/nothing" is not one of its values/,
+  );
+  // The switches are stored: the session continues with them from the terminal.
+  const lines = await env.readSession(sessionId);
+  assert.ok(lines.some((line) => line.kind === "model" && line.model === "fake/big"));
 });

@@ -22,6 +22,7 @@ import { VERSION } from "../base/version.ts";
 import { errorMessage } from "../base/unknown.ts";
 import { runPrompt } from "./prompt_turn.ts";
 import { editorMcpServers } from "./editor_mcp_servers.ts";
+import { configOptions, setConfigOption } from "./config_options.ts";
 import {
   type AcpAgentOptions,
   type OpenServedSession,
@@ -73,6 +74,7 @@ const AUTH_METHODS: acp.AuthMethod[] = [
 /** Serves one client until it closes the connection or `signal` aborts. */
 export async function serveAcp(options: ServeAcpOptions): Promise<void> {
   const { log, signal } = options;
+  const { env } = options.agent;
   const sessions = new Map<string, ServedSession>();
   const served = (id: string): ServedSession => {
     const session = sessions.get(id);
@@ -103,8 +105,9 @@ export async function serveAcp(options: ServeAcpOptions): Promise<void> {
     .onRequest(acp.methods.agent.session.new, async ({ params }) => {
       const workdir = await checkedWorkdir(params.cwd);
       const id = newSessionId();
-      sessions.set(id, await opened({ id, workdir, stored: false, mcpServers: mcp(params) }));
-      return { sessionId: id };
+      const session = await opened({ id, workdir, stored: false, mcpServers: mcp(params) });
+      sessions.set(id, session);
+      return { sessionId: id, configOptions: await configOptions(session.conversation, env) };
     })
     .onRequest(acp.methods.agent.session.load, async ({ params, client }) => {
       const workdir = await checkedWorkdir(params.cwd);
@@ -129,7 +132,7 @@ export async function serveAcp(options: ServeAcpOptions): Promise<void> {
       }
       sessions.set(params.sessionId, session);
       await earlier?.conversation.close();
-      return {};
+      return { configOptions: await configOptions(session.conversation, env) };
     })
     .onRequest(
       acp.methods.agent.session.prompt,
@@ -141,6 +144,14 @@ export async function serveAcp(options: ServeAcpOptions): Promise<void> {
           signal,
         }),
     )
+    .onRequest(acp.methods.agent.session.setConfigOption, async ({ params }) => {
+      const { conversation } = served(params.sessionId);
+      const problem = typeof params.value === "string"
+        ? await setConfigOption(conversation, env, params.configId, params.value)
+        : `${params.configId}: takes one of its values, not a boolean`;
+      if (problem !== null) throw acp.RequestError.invalidParams(undefined, problem);
+      return { configOptions: await configOptions(conversation, env) };
+    })
     .onNotification(acp.methods.agent.session.cancel, ({ params }) => {
       sessions.get(params.sessionId)?.turn?.controller.abort(
         new DOMException("the prompt was cancelled", "AbortError"),

@@ -23,7 +23,7 @@ import type { InteractiveFlags } from "./interactive_flags.ts";
 import { listWorkspaceFiles } from "./chat_files.ts";
 import { mcpStatusLines, seenServers, usedServers } from "./chat_mcp.ts";
 import { modelChoices } from "./chat_models.ts";
-import { modelRows } from "./models.ts";
+import { modelRows } from "../app/model_rows.ts";
 
 /** What {@link createChatBackend} starts from. */
 export interface ChatBackendOptions {

@@ -10,7 +10,7 @@
 import type { Config } from "../config/config.ts";
 import { BUILTIN_MODEL_ALIASES } from "../config/model_names.ts";
 import type { Choice } from "../ui/interactive/backend.ts";
-import type { ModelRow } from "./models.ts";
+import type { ModelRow } from "../app/model_rows.ts";
 
 /** The picker rows of `rows` (value: the reference to use), `current` marked. */
 export function modelChoices(rows: readonly ModelRow[], config: Config, current: string): Choice[] {
