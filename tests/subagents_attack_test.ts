@@ -141,3 +141,37 @@ Deno.test("a child gets only its own tools and runs its own hooks, not its paren
   }
   await assert.rejects(Deno.stat(`${env.workdir}/escaped`), Deno.errors.NotFound);
 });
+
+Deno.test("config.yaml's hooks run in the parent and in every child: a home-wide guard sees the child's calls", async () => {
+  await using provider = await startFakeProvider([
+    {
+      when: "You lead.",
+      toolCalls: [{ name: "agent", arguments: { agent: "worker", prompt: "w" } }],
+    },
+    {
+      when: "You work.",
+      toolCalls: [{ name: "shell", arguments: { command: "touch escaped" } }],
+    },
+    { when: "You work.", text: "refused" },
+    { when: "You lead.", text: "done" },
+  ]);
+  await using env = await createTestEnv({ provider });
+  await writeTeam(env);
+  await env.writeHook(
+    "home-guard",
+    `module.exports = {
+  beforeModelRequest: function (ctx, request) { return { system: request.system + " [home]" }; },
+  beforeToolExecute: function (ctx, call) {
+    if (call.name === "shell") return { allow: false, reason: "no shell anywhere" };
+  },
+};
+`,
+  );
+  await env.writeConfig(`${await Deno.readTextFile(env.configPath)}hooks: [home-guard]\n`);
+  const result = await env.run(["run", "-a", "lead", "go"]);
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(systemPromptOf(provider.requests[0]), "You lead. [home]");
+  assert.equal(systemPromptOf(provider.requests[1]), "You work. [home]");
+  assert.match(String(toolResultsOf(provider.requests[2])[0]?.content), /no shell anywhere/);
+  await assert.rejects(Deno.stat(`${env.workdir}/escaped`), Deno.errors.NotFound);
+});

@@ -104,6 +104,14 @@ export function createDelegation(options: DelegationOptions): Delegation {
   return {
     agents: options.agents,
     run: (request, context) => {
+      const { maxDepth } = options.limits;
+      // Refused before it waits its turn: a place is never held for nothing.
+      if (options.depth + 1 > maxDepth) {
+        return Promise.resolve(errorResult(
+          `the depth limit was reached: agents ${maxDepth} levels below the main agent cannot ` +
+            "delegate further (subagents.max_depth in config.yaml); do the task yourself",
+        ));
+      }
       // Those already handed to the limit run or wait: this one waits its turn.
       if (limit.activeCount + limit.pendingCount >= limit.concurrency) {
         tagged(options.events, context.callId)({
@@ -131,13 +139,6 @@ async function runChild(
   signal: AbortSignal,
 ): Promise<ToolResult> {
   const depth = options.depth + 1;
-  const { maxDepth } = options.limits;
-  if (depth > maxDepth) {
-    return errorResult(
-      `the depth limit was reached: agents ${maxDepth} levels below the main agent cannot ` +
-        "delegate further (subagents.max_depth in config.yaml); do the task yourself",
-    );
-  }
   const events = tagged(options.events, callId);
   let plan: ChildPlan;
   try {
