@@ -67,6 +67,18 @@ export function mcpScenarios(): Scenario[] {
   ];
 }
 
+/** Starts `deno` with `args` in the env's workspace and home, its output dropped. */
+export function spawnSilent(env: TestEnv, args: string[]): Deno.ChildProcess {
+  return new Deno.Command(Deno.execPath(), {
+    args,
+    cwd: env.workdir,
+    env: { RIENDA_HOME: env.home, NO_COLOR: "1" },
+    stdin: "null",
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+}
+
 /** Median milliseconds from spawning `rienda run` to the first request, over `RUNS` runs. */
 export async function measureStartToFirstRequest(cliArgs: (args: string[]) => string[]) {
   await using provider = await startFakeProvider();
@@ -77,14 +89,7 @@ export async function measureStartToFirstRequest(cliArgs: (args: string[]) => st
     provider.push({ text: "hello" });
     const seen = provider.requests.length;
     const started = performance.now();
-    const child = new Deno.Command(Deno.execPath(), {
-      args: cliArgs(["run", "-a", "mcp", "-p", "hi"]),
-      cwd: env.workdir,
-      env: { RIENDA_HOME: env.home, NO_COLOR: "1" },
-      stdin: "null",
-      stdout: "null",
-      stderr: "null",
-    }).spawn();
+    const child = spawnSilent(env, cliArgs(["run", "-a", "mcp", "-p", "hi"]));
     await provider.waitForRequests(seen + 1, 30_000);
     if (run > 0) samples.push(performance.now() - started);
     await child.status;

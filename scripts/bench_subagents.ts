@@ -12,6 +12,7 @@
  */
 
 import { line } from "./bench_extensions.ts";
+import { spawnSilent } from "./bench_mcp.ts";
 import { startFakeProvider, type Turn } from "../tests/harness/fake_provider.ts";
 import { createTestEnv } from "../tests/harness/env.ts";
 import type { CliArgs } from "./bench.ts";
@@ -40,14 +41,7 @@ async function gaps(cliArgs: CliArgs, call: "agent" | "ls"): Promise<number[]> {
   }
   turns.push({ when: "You lead.", text: "all done" });
   provider.push(...turns);
-  const child = new Deno.Command(Deno.execPath(), {
-    args: cliArgs(["run", "-a", "lead", "-p", "go"]),
-    cwd: env.workdir,
-    env: { RIENDA_HOME: env.home, NO_COLOR: "1" },
-    stdin: "null",
-    stdout: "null",
-    stderr: "null",
-  }).spawn();
+  const child = spawnSilent(env, cliArgs(["run", "-a", "lead", "-p", "go"]));
   const arrivals: number[] = [];
   const perRound = call === "agent" ? 2 : 1;
   for (let index = 1; index <= ROUNDS * perRound + 1; index++) {

@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { sessionIdOf } from "./harness/assertions.ts";
 import { createTestEnv, type TestEnv } from "./harness/env.ts";
-import { startFakeProvider } from "./harness/fake_provider.ts";
+import { startFakeProvider, type Turn } from "./harness/fake_provider.ts";
 import { at } from "./harness/json.ts";
 import { chatMessages, systemPromptOf, toolNamesOf, toolResultsOf } from "./harness/wire.ts";
 
@@ -26,6 +26,17 @@ async function writeTeam(env: TestEnv): Promise<void> {
   await env.writeAgent("tester", { description: "Runs the tests.", tools: ["shell"] }, "You test.");
 }
 
+/** The lead delegates a review of a.ts; the reviewer answers. */
+const REVIEW: Turn[] = [
+  {
+    toolCalls: [{
+      name: "agent",
+      arguments: { agent: "reviewer", prompt: "review a.ts", description: "review a.ts" },
+    }],
+  },
+  { text: "a.ts looks good" },
+];
+
 function toolDescription(body: unknown, name: string): string {
   const tools = at(body, "tools");
   assert.ok(Array.isArray(tools));
@@ -35,13 +46,7 @@ function toolDescription(body: unknown, name: string): string {
 
 Deno.test("a delegation runs the child's own agent in a fresh context and returns its answer", async () => {
   await using provider = await startFakeProvider([
-    {
-      toolCalls: [{
-        name: "agent",
-        arguments: { agent: "reviewer", prompt: "review a.ts", description: "review a.ts" },
-      }],
-    },
-    { text: "a.ts looks good" },
+    ...REVIEW,
     { text: "the reviewer approves" },
   ]);
   await using env = await createTestEnv({ provider });
@@ -182,13 +187,7 @@ Deno.test("a Claude Code agent file's Task is the agent tool, subagent_type its 
 
 Deno.test("rienda sessions lists a child under its parent; show links both ways; -s continues the child", async () => {
   await using provider = await startFakeProvider([
-    {
-      toolCalls: [{
-        name: "agent",
-        arguments: { agent: "reviewer", prompt: "review a.ts", description: "review a.ts" },
-      }],
-    },
-    { text: "a.ts looks good" },
+    ...REVIEW,
     { text: "approved" },
     { text: "still good" },
   ]);
