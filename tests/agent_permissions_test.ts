@@ -84,7 +84,9 @@ Deno.test("a permission that is not allow, ask or deny is an error naming the fi
   );
 });
 
-Deno.test("permission: ask is the chat's question: yes runs the call", async () => {
+Deno.test("permission: ask is the chat's question: yes runs the call", {
+  ignore: Deno.build.os !== "linux",
+}, async () => {
   await using provider = await startFakeProvider([
     { toolCalls: [{ name: "write", arguments: { path: "a.txt", content: "x\n" } }] },
     { text: "written" },

@@ -10,7 +10,9 @@ function chat(env: TestEnv, args: readonly string[]): Promise<PtySession> {
 
 const PROMPT_READY = (screen: string) => screen.includes("Ask the agent something");
 
-Deno.test("chat: a prompt a beforePrompt hook refused is shown and stays in the editor", async () => {
+Deno.test("chat: a prompt a beforePrompt hook refused is shown and stays in the editor", {
+  ignore: Deno.build.os !== "linux",
+}, async () => {
   await using provider = await startFakeProvider([{ text: "fine answer" }]);
   await using env = await createTestEnv({ provider });
   await env.writeHook(

@@ -50,7 +50,9 @@ Deno.test("a hook listed twice with the same settings collapses to one invocatio
   assert.equal(result.stderr.split(`hook "guard" failed closed`).length - 1, 1, result.stderr);
 });
 
-Deno.test("ctx.config hands over keys masked: an extension that reaches nothing cannot read one", async () => {
+Deno.test("ctx.config hands over keys masked: an extension that reaches nothing cannot read one", {
+  ignore: Deno.build.os !== "linux",
+}, async () => {
   await using provider = await startFakeProvider([
     { toolCalls: [{ name: "peek", arguments: {} }] },
     { text: "done" },
@@ -133,7 +135,9 @@ async function exitAfterInterrupt(
   return result;
 }
 
-Deno.test("an interrupt ends a run stuck opening config.yaml on a pipe nobody writes (exit 130)", async () => {
+Deno.test("an interrupt ends a run stuck opening config.yaml on a pipe nobody writes (exit 130)", {
+  ignore: Deno.build.os !== "linux",
+}, async () => {
   await using provider = await startFakeProvider([{ text: "never asked" }]);
   await using env = await createTestEnv({ provider });
   await makeFifo(`${env.home}/config.yaml`);

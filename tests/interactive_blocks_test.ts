@@ -20,26 +20,32 @@ async function quit(pty: PtySession): Promise<void> {
   assert.equal((await pty.wait()).code, 0);
 }
 
-Deno.test("interactive: a running command's colours show in its tool block; its other sequences are written out", async () => {
-  const command = String
-    .raw`printf '\033[38;5;208morange\033[0m \033]0;pwned\007title \033[2Jclear\n'; read -r _ < ./go`;
-  await using provider = await startFakeProvider([
-    { toolCalls: [{ name: "shell", arguments: { command } }] },
-    { text: "all done" },
-  ]);
-  await using env = await createTestEnv({ provider });
-  await new Deno.Command("mkfifo", { args: [`${env.workdir}/go`] }).output();
-  await using pty = await chat(env, ["-a", "coder", "run it"], { env: { NO_COLOR: undefined } });
-  const running = await pty.waitFor((s) => s.includes("│ orange"), "the live output");
-  assert.match(running, /│ orange \\x1b\]0;pwned\\x07title \\x1b\[2Jclear/);
-  assert.ok(pty.raw().includes("\x1b[38;5;208morange"), "the command's colour is not rendered");
-  assert.ok(!pty.raw().includes("\x1b]0;pwned"), "the OSC title reached the terminal");
-  await Deno.writeTextFile(`${env.workdir}/go`, "\n");
-  await pty.waitFor((s) => s.includes("all done") && IDLE(s), "the answer");
-  await quit(pty);
-});
+Deno.test(
+  "interactive: a running command's colours show in its tool block; its other sequences are written out",
+  { ignore: Deno.build.os !== "linux" },
+  async () => {
+    const command = String
+      .raw`printf '\033[38;5;208morange\033[0m \033]0;pwned\007title \033[2Jclear\n'; read -r _ < ./go`;
+    await using provider = await startFakeProvider([
+      { toolCalls: [{ name: "shell", arguments: { command } }] },
+      { text: "all done" },
+    ]);
+    await using env = await createTestEnv({ provider });
+    await new Deno.Command("mkfifo", { args: [`${env.workdir}/go`] }).output();
+    await using pty = await chat(env, ["-a", "coder", "run it"], { env: { NO_COLOR: undefined } });
+    const running = await pty.waitFor((s) => s.includes("│ orange"), "the live output");
+    assert.match(running, /│ orange \\x1b\]0;pwned\\x07title \\x1b\[2Jclear/);
+    assert.ok(pty.raw().includes("\x1b[38;5;208morange"), "the command's colour is not rendered");
+    assert.ok(!pty.raw().includes("\x1b]0;pwned"), "the OSC title reached the terminal");
+    await Deno.writeTextFile(`${env.workdir}/go`, "\n");
+    await pty.waitFor((s) => s.includes("all done") && IDLE(s), "the answer");
+    await quit(pty);
+  },
+);
 
-Deno.test("interactive: with NO_COLOR a command's colours are dropped from its tool block", async () => {
+Deno.test("interactive: with NO_COLOR a command's colours are dropped from its tool block", {
+  ignore: Deno.build.os !== "linux",
+}, async () => {
   const command = String.raw`printf '\033[38;5;208morange\033[0m plain\n'; read -r _ < ./go`;
   await using provider = await startFakeProvider([
     { toolCalls: [{ name: "shell", arguments: { command } }] },
@@ -55,7 +61,9 @@ Deno.test("interactive: with NO_COLOR a command's colours are dropped from its t
   await quit(pty);
 });
 
-Deno.test("interactive: every edit and write shows its diff, red and green", async () => {
+Deno.test("interactive: every edit and write shows its diff, red and green", {
+  ignore: Deno.build.os !== "linux",
+}, async () => {
   await using provider = await startFakeProvider([
     {
       toolCalls: [
@@ -100,7 +108,9 @@ Deno.test("interactive: every edit and write shows its diff, red and green", asy
   await quit(pty);
 });
 
-Deno.test("interactive: a turn that sent no request gets no footnote", async () => {
+Deno.test("interactive: a turn that sent no request gets no footnote", {
+  ignore: Deno.build.os !== "linux",
+}, async () => {
   await using provider = await startFakeProvider([{ text: "answer 1" }]);
   await using env = await createTestEnv({ provider });
   await using pty = await chat(env, ["-a", "coder"]);
@@ -114,28 +124,35 @@ Deno.test("interactive: a turn that sent no request gets no footnote", async () 
   await quit(pty);
 });
 
-Deno.test("interactive: with TERM=dumb a command's colours are dropped and an edit's diff follows its call", async () => {
-  const command = String.raw`printf '\033[38;5;208morange\033[0m \033]0;pwned\007title\n'`;
-  await using provider = await startFakeProvider([
-    {
-      toolCalls: [
-        { name: "shell", arguments: { command } },
-        { name: "edit", arguments: { path: "a.txt", old_string: "alpha", new_string: "ALPHA" } },
-      ],
-    },
-    { text: "plain done" },
-  ]);
-  await using env = await createTestEnv({ provider });
-  await env.writeFile("workspace/a.txt", "alpha\n");
-  await env.writeAgent("both", { description: "Both.", tools: ["shell", "edit"] });
-  await using pty = await chat(env, ["-a", "both"], { env: { TERM: "dumb" } });
-  await pty.waitFor((s) => s.includes("plain mode"), "the banner");
-  await pty.type("go\r");
-  await pty.waitFor((s) => s.includes("plain done"), "the answer");
-  await pty.type("/quit\r");
-  const { code, raw } = await pty.wait();
-  assert.equal(code, 0);
-  assert.ok(raw.includes("orange \\x1b]0;pwned\\x07title"), JSON.stringify(raw));
-  assert.ok(!raw.includes("\x1b[38;5;208m") && !raw.includes("\x1b]0;pwned"), JSON.stringify(raw));
-  assert.match(raw, /@@ -1,1 \+1,1 @@\r?\n-alpha\r?\n\+ALPHA/);
-});
+Deno.test(
+  "interactive: with TERM=dumb a command's colours are dropped and an edit's diff follows its call",
+  { ignore: Deno.build.os !== "linux" },
+  async () => {
+    const command = String.raw`printf '\033[38;5;208morange\033[0m \033]0;pwned\007title\n'`;
+    await using provider = await startFakeProvider([
+      {
+        toolCalls: [
+          { name: "shell", arguments: { command } },
+          { name: "edit", arguments: { path: "a.txt", old_string: "alpha", new_string: "ALPHA" } },
+        ],
+      },
+      { text: "plain done" },
+    ]);
+    await using env = await createTestEnv({ provider });
+    await env.writeFile("workspace/a.txt", "alpha\n");
+    await env.writeAgent("both", { description: "Both.", tools: ["shell", "edit"] });
+    await using pty = await chat(env, ["-a", "both"], { env: { TERM: "dumb" } });
+    await pty.waitFor((s) => s.includes("plain mode"), "the banner");
+    await pty.type("go\r");
+    await pty.waitFor((s) => s.includes("plain done"), "the answer");
+    await pty.type("/quit\r");
+    const { code, raw } = await pty.wait();
+    assert.equal(code, 0);
+    assert.ok(raw.includes("orange \\x1b]0;pwned\\x07title"), JSON.stringify(raw));
+    assert.ok(
+      !raw.includes("\x1b[38;5;208m") && !raw.includes("\x1b]0;pwned"),
+      JSON.stringify(raw),
+    );
+    assert.match(raw, /@@ -1,1 \+1,1 @@\r?\n-alpha\r?\n\+ALPHA/);
+  },
+);

@@ -20,7 +20,9 @@ async function send(pty: PtySession, text: string, answer: string): Promise<void
 const answers = (count: number) =>
   Array.from({ length: count }, (_, index) => ({ text: `answer ${index + 1}` }));
 
-Deno.test("interactive: /rewind puts the prompt back and the next message starts a branch", async () => {
+Deno.test("interactive: /rewind puts the prompt back and the next message starts a branch", {
+  ignore: Deno.build.os !== "linux",
+}, async () => {
   await using provider = await startFakeProvider(answers(3));
   await using env = await createTestEnv({ provider });
   await using pty = await chat(env, ["-a", "coder"]);
@@ -63,7 +65,9 @@ Deno.test("interactive: /rewind puts the prompt back and the next message starts
   assert.equal(at(continued, "messages", 3, "content"), "other question");
 });
 
-Deno.test("interactive: /sessions resumes a stored session and shows its conversation", async () => {
+Deno.test("interactive: /sessions resumes a stored session and shows its conversation", {
+  ignore: Deno.build.os !== "linux",
+}, async () => {
   await using provider = await startFakeProvider([{ text: "stored answer" }, { text: "resumed" }]);
   await using env = await createTestEnv({ provider });
   const first = await env.run(["run", "-a", "coder", "an old question"]);
@@ -91,58 +95,71 @@ Deno.test("interactive: /sessions resumes a stored session and shows its convers
   ]);
 });
 
-Deno.test("interactive: bare rienda opens a chat on the default agent at once; text typed at once reaches the editor", async () => {
-  await using provider = await startFakeProvider(answers(2));
-  await using env = await createTestEnv({ provider });
-  await env.writeAgent("reviewer", { description: "Reviews diffs.", tools: [] });
-  const stored = await env.run(["run", "-a", "reviewer", "an old question"]);
-  assert.equal(stored.code, 0, stored.stderr);
-  await using pty = await chat(env, []);
-  await pty.type("hello there");
-  const screen = await pty.waitFor(
-    (s) => s.includes("› hello there") && s.includes("default · fake/m"),
-    "the typed text on the default agent",
-  );
-  assert.ok(!screen.includes("new session ·") && !screen.includes("Start"), screen);
-  await pty.type("\r");
-  await pty.waitFor((s) => s.includes("answer 2") && IDLE(s), "the answer");
-  await pty.type("\x04");
-  assert.equal((await pty.wait()).code, 0);
-  const files = await env.sessionFiles();
-  assert.equal(files.length, 2);
-  const agents = await Promise.all(
-    files.map(async (file) => (await env.readSession(file))[0]!.agent),
-  );
-  assert.deepEqual(agents.sort(), ["default", "reviewer"]);
-});
+Deno.test(
+  "interactive: bare rienda opens a chat on the default agent at once; text typed at once reaches the editor",
+  { ignore: Deno.build.os !== "linux" },
+  async () => {
+    await using provider = await startFakeProvider(answers(2));
+    await using env = await createTestEnv({ provider });
+    await env.writeAgent("reviewer", { description: "Reviews diffs.", tools: [] });
+    const stored = await env.run(["run", "-a", "reviewer", "an old question"]);
+    assert.equal(stored.code, 0, stored.stderr);
+    await using pty = await chat(env, []);
+    await pty.type("hello there");
+    const screen = await pty.waitFor(
+      (s) => s.includes("› hello there") && s.includes("default · fake/m"),
+      "the typed text on the default agent",
+    );
+    assert.ok(!screen.includes("new session ·") && !screen.includes("Start"), screen);
+    await pty.type("\r");
+    await pty.waitFor((s) => s.includes("answer 2") && IDLE(s), "the answer");
+    await pty.type("\x04");
+    assert.equal((await pty.wait()).code, 0);
+    const files = await env.sessionFiles();
+    assert.equal(files.length, 2);
+    const agents = await Promise.all(
+      files.map(async (file) => (await env.readSession(file))[0]!.agent),
+    );
+    assert.deepEqual(agents.sort(), ["default", "reviewer"]);
+  },
+);
 
-Deno.test('interactive: default_agent of config.yaml is the agent of bare rienda, of rienda "prompt" and of rienda run', async () => {
-  await using provider = await startFakeProvider(answers(2));
-  await using env = await createTestEnv({ provider });
-  await env.writeAgent("reviewer", { description: "Reviews diffs.", tools: [] });
-  await env.writeConfig(`${await Deno.readTextFile(env.configPath)}default_agent: reviewer\n`);
-  await using pty = await chat(env, ["review this please"]);
-  await pty.waitFor((s) => s.includes("answer 1") && s.includes("reviewer · fake/m"), "the answer");
-  await pty.type("\x04");
-  assert.equal((await pty.wait()).code, 0);
-  const run = await env.run(["run", "and this"]);
-  assert.equal(run.code, 0, run.stderr);
-  const files = await env.sessionFiles();
-  const agents = await Promise.all(
-    files.map(async (file) => (await env.readSession(file))[0]!.agent),
-  );
-  assert.deepEqual(agents, ["reviewer", "reviewer"]);
-  const config = await Deno.readTextFile(env.configPath);
-  await env.writeConfig(config.replace("default_agent: reviewer", "default_agent: nope"));
-  const unknown = await env.run(["run", "hi"]);
-  assert.equal(unknown.code, 1);
-  assert.match(
-    unknown.stderr,
-    /config\.yaml: default_agent: agent "nope" not found: .*\(change default_agent/,
-  );
-});
+Deno.test(
+  'interactive: default_agent of config.yaml is the agent of bare rienda, of rienda "prompt" and of rienda run',
+  { ignore: Deno.build.os !== "linux" },
+  async () => {
+    await using provider = await startFakeProvider(answers(2));
+    await using env = await createTestEnv({ provider });
+    await env.writeAgent("reviewer", { description: "Reviews diffs.", tools: [] });
+    await env.writeConfig(`${await Deno.readTextFile(env.configPath)}default_agent: reviewer\n`);
+    await using pty = await chat(env, ["review this please"]);
+    await pty.waitFor(
+      (s) => s.includes("answer 1") && s.includes("reviewer · fake/m"),
+      "the answer",
+    );
+    await pty.type("\x04");
+    assert.equal((await pty.wait()).code, 0);
+    const run = await env.run(["run", "and this"]);
+    assert.equal(run.code, 0, run.stderr);
+    const files = await env.sessionFiles();
+    const agents = await Promise.all(
+      files.map(async (file) => (await env.readSession(file))[0]!.agent),
+    );
+    assert.deepEqual(agents, ["reviewer", "reviewer"]);
+    const config = await Deno.readTextFile(env.configPath);
+    await env.writeConfig(config.replace("default_agent: reviewer", "default_agent: nope"));
+    const unknown = await env.run(["run", "hi"]);
+    assert.equal(unknown.code, 1);
+    assert.match(
+      unknown.stderr,
+      /config\.yaml: default_agent: agent "nope" not found: .*\(change default_agent/,
+    );
+  },
+);
 
-Deno.test("interactive: -r picks a stored session to resume; Esc leaves a new one", async () => {
+Deno.test("interactive: -r picks a stored session to resume; Esc leaves a new one", {
+  ignore: Deno.build.os !== "linux",
+}, async () => {
   await using provider = await startFakeProvider(answers(3));
   await using env = await createTestEnv({ provider });
   for (const question of ["the first question", "the second question"]) {
@@ -177,7 +194,9 @@ Deno.test("interactive: -r picks a stored session to resume; Esc leaves a new on
   assert.equal((await env.sessionFiles()).length, 2);
 });
 
-Deno.test("interactive: a home without agents opens the chat on the built-in default agent", async () => {
+Deno.test("interactive: a home without agents opens the chat on the built-in default agent", {
+  ignore: Deno.build.os !== "linux",
+}, async () => {
   await using env = await createTestEnv({ noAgent: true });
   await using pty = await chat(env, []);
   const screen = await pty.waitFor((s) => IDLE(s) && s.includes("default · "), "the prompt");
@@ -187,73 +206,83 @@ Deno.test("interactive: a home without agents opens the chat on the built-in def
   assert.equal((await pty.wait()).code, 0);
 });
 
-Deno.test("interactive: @ completes workspace files (ignored ones left out), / completes commands", async () => {
-  await using provider = await startFakeProvider(answers(1));
-  await using env = await createTestEnv({ provider });
-  await env.writeFile("workspace/src/main.ts", "x");
-  await env.writeFile("workspace/.gitignore", "build/\n");
-  await env.writeFile("workspace/build/main.js", "x");
-  await using pty = await chat(env, ["-a", "coder"]);
-  await pty.waitFor(IDLE, "the prompt");
-  await pty.type("look at @mai");
-  const popup = await pty.waitFor((s) => s.includes("src/main.ts"), "the file popup");
-  assert.ok(!popup.includes("build/main.js"), popup);
-  await pty.type("\t");
-  await pty.waitFor((s) => s.includes("› look at @src/main.ts"), "the completion");
-  await pty.type("\r");
-  await pty.waitFor((s) => s.includes("answer 1") && IDLE(s), "the answer");
-  assert.equal(at(provider.requests[0]!.body, "messages", 1, "content"), "look at @src/main.ts ");
-  await pty.type("/he");
-  await pty.waitFor((s) => s.includes("/help  list the commands and keys"), "the command popup");
-  await pty.type("\r");
-  await pty.waitFor((s) => s.includes("/rewind — go back"), "the help");
-  await pty.type("/nope\r");
-  await pty.waitFor((s) => s.includes("unknown command /nope"), "the unknown command");
-  await pty.type("\x04");
-  assert.equal((await pty.wait()).code, 0);
-});
-
-Deno.test("interactive: history per workspace, multi-line input, a long paste as a marker, $EDITOR", async () => {
-  await using provider = await startFakeProvider(answers(3));
-  await using env = await createTestEnv({ provider });
-  const editor = await env.writeFile(
-    "bin/fake-editor",
-    "#!/bin/sh\nprintf 'from the editor' > \"$1\"\n",
-    0o755,
-  );
-  {
+Deno.test(
+  "interactive: @ completes workspace files (ignored ones left out), / completes commands",
+  { ignore: Deno.build.os !== "linux" },
+  async () => {
+    await using provider = await startFakeProvider(answers(1));
+    await using env = await createTestEnv({ provider });
+    await env.writeFile("workspace/src/main.ts", "x");
+    await env.writeFile("workspace/.gitignore", "build/\n");
+    await env.writeFile("workspace/build/main.js", "x");
     await using pty = await chat(env, ["-a", "coder"]);
     await pty.waitFor(IDLE, "the prompt");
-    await pty.type("line one\x1b\rline two");
-    await pty.waitFor((s) => s.includes("› line one\n  line two"), "two rows");
+    await pty.type("look at @mai");
+    const popup = await pty.waitFor((s) => s.includes("src/main.ts"), "the file popup");
+    assert.ok(!popup.includes("build/main.js"), popup);
+    await pty.type("\t");
+    await pty.waitFor((s) => s.includes("› look at @src/main.ts"), "the completion");
     await pty.type("\r");
     await pty.waitFor((s) => s.includes("answer 1") && IDLE(s), "the answer");
-    assert.equal(at(provider.requests[0]!.body, "messages", 1, "content"), "line one\nline two");
-    const pasted = Array.from({ length: 120 }, (_, index) => `row ${index}`).join("\n");
-    await pty.type(`\x1b[200~${pasted}\x1b[201~`);
-    await pty.waitFor((s) => s.includes("[pasted 120 lines]"), "the paste marker");
+    assert.equal(at(provider.requests[0]!.body, "messages", 1, "content"), "look at @src/main.ts ");
+    await pty.type("/he");
+    await pty.waitFor((s) => s.includes("/help  list the commands and keys"), "the command popup");
     await pty.type("\r");
-    await pty.waitFor((s) => s.includes("answer 2") && IDLE(s), "the answer");
-    assert.equal(at(provider.requests[1]!.body, "messages", 3, "content"), pasted);
+    await pty.waitFor((s) => s.includes("/rewind — go back"), "the help");
+    await pty.type("/nope\r");
+    await pty.waitFor((s) => s.includes("unknown command /nope"), "the unknown command");
     await pty.type("\x04");
-    await pty.wait();
-  }
-  await using pty = await chat(env, ["-a", "coder"], { env: { EDITOR: editor } });
-  await pty.waitFor(IDLE, "the prompt");
-  await pty.type("\x1b[A");
-  await pty.waitFor((s) => /› row 0 ?\n {2}row 1/.test(s), "the last prompt, whole");
-  await pty.type("\x1b[A");
-  await pty.waitFor((s) => s.includes("› line one"), "the prompt before");
-  await pty.type("\x07");
-  await pty.waitFor((s) => s.includes("› from the editor"), "the edited prompt");
-  await pty.type("\r");
-  await pty.waitFor((s) => s.includes("answer 3") && IDLE(s), "the answer");
-  assert.equal(at(provider.requests[2]!.body, "messages", 1, "content"), "from the editor");
-  await pty.type("\x04");
-  assert.equal((await pty.wait()).code, 0);
-});
+    assert.equal((await pty.wait()).code, 0);
+  },
+);
 
-Deno.test("interactive: TERM=dumb is a plain line mode without cursor movement", async () => {
+Deno.test(
+  "interactive: history per workspace, multi-line input, a long paste as a marker, $EDITOR",
+  { ignore: Deno.build.os !== "linux" },
+  async () => {
+    await using provider = await startFakeProvider(answers(3));
+    await using env = await createTestEnv({ provider });
+    const editor = await env.writeFile(
+      "bin/fake-editor",
+      "#!/bin/sh\nprintf 'from the editor' > \"$1\"\n",
+      0o755,
+    );
+    {
+      await using pty = await chat(env, ["-a", "coder"]);
+      await pty.waitFor(IDLE, "the prompt");
+      await pty.type("line one\x1b\rline two");
+      await pty.waitFor((s) => s.includes("› line one\n  line two"), "two rows");
+      await pty.type("\r");
+      await pty.waitFor((s) => s.includes("answer 1") && IDLE(s), "the answer");
+      assert.equal(at(provider.requests[0]!.body, "messages", 1, "content"), "line one\nline two");
+      const pasted = Array.from({ length: 120 }, (_, index) => `row ${index}`).join("\n");
+      await pty.type(`\x1b[200~${pasted}\x1b[201~`);
+      await pty.waitFor((s) => s.includes("[pasted 120 lines]"), "the paste marker");
+      await pty.type("\r");
+      await pty.waitFor((s) => s.includes("answer 2") && IDLE(s), "the answer");
+      assert.equal(at(provider.requests[1]!.body, "messages", 3, "content"), pasted);
+      await pty.type("\x04");
+      await pty.wait();
+    }
+    await using pty = await chat(env, ["-a", "coder"], { env: { EDITOR: editor } });
+    await pty.waitFor(IDLE, "the prompt");
+    await pty.type("\x1b[A");
+    await pty.waitFor((s) => /› row 0 ?\n {2}row 1/.test(s), "the last prompt, whole");
+    await pty.type("\x1b[A");
+    await pty.waitFor((s) => s.includes("› line one"), "the prompt before");
+    await pty.type("\x07");
+    await pty.waitFor((s) => s.includes("› from the editor"), "the edited prompt");
+    await pty.type("\r");
+    await pty.waitFor((s) => s.includes("answer 3") && IDLE(s), "the answer");
+    assert.equal(at(provider.requests[2]!.body, "messages", 1, "content"), "from the editor");
+    await pty.type("\x04");
+    assert.equal((await pty.wait()).code, 0);
+  },
+);
+
+Deno.test("interactive: TERM=dumb is a plain line mode without cursor movement", {
+  ignore: Deno.build.os !== "linux",
+}, async () => {
   await using provider = await startFakeProvider([{ text: "**plain** answer" }]);
   await using env = await createTestEnv({ provider });
   await using pty = await chat(env, ["-a", "coder"], { env: { TERM: "dumb" } });
@@ -267,36 +296,42 @@ Deno.test("interactive: TERM=dumb is a plain line mode without cursor movement",
   assert.deepEqual(raw.match(/\x1b\[[0-9;?]*[A-HJKSTfhlm]/g) ?? [], []);
 });
 
-Deno.test("interactive: /title names the session, /new starts another, /model and /thinking apply to the next turn", async () => {
-  await using provider = await startFakeProvider(answers(3));
-  await using env = await createTestEnv({ provider });
-  await using pty = await chat(env, ["-a", "coder"]);
-  await pty.waitFor(IDLE, "the prompt");
-  await pty.type("/title too early\r");
-  await pty.waitFor((s) => s.includes("send a first message"), "the refusal");
-  await send(pty, "hi", "answer 1");
-  await pty.type("/title My work\r");
-  await pty.waitFor((s) => s.includes("session titled"), "the title");
-  await pty.type("/thinking high\r");
-  await pty.waitFor((s) => s.includes("thinking: high"), "the level");
-  await send(pty, "think", "answer 2");
-  await pty.type("/new\r");
-  await pty.waitFor((s) => s.includes("new session · coder"), "the new session");
-  await send(pty, "fresh", "answer 3");
-  await pty.type("\x04");
-  await pty.wait();
-  const files = await env.sessionFiles();
-  assert.equal(files.length, 2);
-  const titled = (await Promise.all(files.map((file) => env.readSession(file)))).find((lines) =>
-    lines.some((line) => line.kind === "title")
-  );
-  assert.ok(titled !== undefined);
-  assert.ok(titled.some((line) => line.kind === "thinking" && line.thinking === "high"));
-  const listing = await env.run(["sessions"]);
-  assert.match(listing.stdout, /My work/);
-});
+Deno.test(
+  "interactive: /title names the session, /new starts another, /model and /thinking apply to the next turn",
+  { ignore: Deno.build.os !== "linux" },
+  async () => {
+    await using provider = await startFakeProvider(answers(3));
+    await using env = await createTestEnv({ provider });
+    await using pty = await chat(env, ["-a", "coder"]);
+    await pty.waitFor(IDLE, "the prompt");
+    await pty.type("/title too early\r");
+    await pty.waitFor((s) => s.includes("send a first message"), "the refusal");
+    await send(pty, "hi", "answer 1");
+    await pty.type("/title My work\r");
+    await pty.waitFor((s) => s.includes("session titled"), "the title");
+    await pty.type("/thinking high\r");
+    await pty.waitFor((s) => s.includes("thinking: high"), "the level");
+    await send(pty, "think", "answer 2");
+    await pty.type("/new\r");
+    await pty.waitFor((s) => s.includes("new session · coder"), "the new session");
+    await send(pty, "fresh", "answer 3");
+    await pty.type("\x04");
+    await pty.wait();
+    const files = await env.sessionFiles();
+    assert.equal(files.length, 2);
+    const titled = (await Promise.all(files.map((file) => env.readSession(file)))).find((lines) =>
+      lines.some((line) => line.kind === "title")
+    );
+    assert.ok(titled !== undefined);
+    assert.ok(titled.some((line) => line.kind === "thinking" && line.thinking === "high"));
+    const listing = await env.run(["sessions"]);
+    assert.match(listing.stdout, /My work/);
+  },
+);
 
-Deno.test("interactive: /compact on a short conversation is a neutral notice, not an error", async () => {
+Deno.test("interactive: /compact on a short conversation is a neutral notice, not an error", {
+  ignore: Deno.build.os !== "linux",
+}, async () => {
   await using provider = await startFakeProvider(answers(1));
   await using env = await createTestEnv({ provider });
   await using pty = await chat(env, ["-a", "coder"]);
@@ -313,7 +348,9 @@ Deno.test("interactive: /compact on a short conversation is a neutral notice, no
   assert.equal(provider.requests.length, 1);
 });
 
-Deno.test("interactive: /compact summarises the older conversation now and stores a compaction", async () => {
+Deno.test("interactive: /compact summarises the older conversation now and stores a compaction", {
+  ignore: Deno.build.os !== "linux",
+}, async () => {
   await using provider = await startFakeProvider([
     { text: "answer 1" },
     { text: "answer 2" },
@@ -341,42 +378,46 @@ Deno.test("interactive: /compact summarises the older conversation now and store
   assert.equal(compaction?.summary, "the summary");
 });
 
-Deno.test("interactive: rienda -c continues a rienda run session with its context use; a retry, ctx.log and ctx.notify of hooks are rows", async () => {
-  await using provider = await startFakeProvider([
-    { text: "from run", usage: { input: 24_600, output: 120 } },
-    { status: 503, errorMessage: "busy upstream", headers: { "retry-after": "0" } },
-    { text: "after the retry" },
-  ]);
-  await using env = await createTestEnv({ provider });
-  await env.writeHook(
-    "tell",
-    `module.exports = {
+Deno.test(
+  "interactive: rienda -c continues a rienda run session with its context use; a retry, ctx.log and ctx.notify of hooks are rows",
+  { ignore: Deno.build.os !== "linux" },
+  async () => {
+    await using provider = await startFakeProvider([
+      { text: "from run", usage: { input: 24_600, output: 120 } },
+      { status: 503, errorMessage: "busy upstream", headers: { "retry-after": "0" } },
+      { text: "after the retry" },
+    ]);
+    await using env = await createTestEnv({ provider });
+    await env.writeHook(
+      "tell",
+      `module.exports = {
   afterRun: function (ctx, event) {
     ctx.log("logged by the hook");
     ctx.notify({ title: "rienda", body: "run finished: " + event.reason });
   },
 };
 `,
-  );
-  await env.writeAgent("told", { description: "Told.", tools: [], hooks: ["tell"] });
-  const first = await env.run(["run", "-a", "told", "started in run"]);
-  assert.equal(first.code, 0, first.stderr);
-  await using pty = await chat(env, ["-c"]);
-  const replay = await pty.waitFor(
-    (s) => s.includes("from run") && s.includes("told · fake/m"),
-    "the replay",
-  );
-  // The context use of the stored conversation, before any turn of the chat.
-  assert.match(replay, /ctx 19% · 24\.7k\/128k/);
-  await send(pty, "go on", "after the retry");
-  const screen = await pty.waitFor((s) => s.includes("run finished: end_turn"), "the notices");
-  assert.match(screen, /! retrying in \d+\.\ds: .*busy upstream/);
-  assert.match(screen, /logged by the hook/);
-  assert.match(screen, /rienda: run finished: end_turn/);
-  await pty.type("\x04");
-  assert.equal((await pty.wait()).code, 0);
-  assert.equal((await env.sessionFiles()).length, 1);
-  const sent = provider.requests[2]!.body;
-  assert.equal(at(sent, "messages", 1, "content"), "started in run");
-  assert.equal(at(sent, "messages", 3, "content"), "go on");
-});
+    );
+    await env.writeAgent("told", { description: "Told.", tools: [], hooks: ["tell"] });
+    const first = await env.run(["run", "-a", "told", "started in run"]);
+    assert.equal(first.code, 0, first.stderr);
+    await using pty = await chat(env, ["-c"]);
+    const replay = await pty.waitFor(
+      (s) => s.includes("from run") && s.includes("told · fake/m"),
+      "the replay",
+    );
+    // The context use of the stored conversation, before any turn of the chat.
+    assert.match(replay, /ctx 19% · 24\.7k\/128k/);
+    await send(pty, "go on", "after the retry");
+    const screen = await pty.waitFor((s) => s.includes("run finished: end_turn"), "the notices");
+    assert.match(screen, /! retrying in \d+\.\ds: .*busy upstream/);
+    assert.match(screen, /logged by the hook/);
+    assert.match(screen, /rienda: run finished: end_turn/);
+    await pty.type("\x04");
+    assert.equal((await pty.wait()).code, 0);
+    assert.equal((await env.sessionFiles()).length, 1);
+    const sent = provider.requests[2]!.body;
+    assert.equal(at(sent, "messages", 1, "content"), "started in run");
+    assert.equal(at(sent, "messages", 3, "content"), "go on");
+  },
+);

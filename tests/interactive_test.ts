@@ -48,39 +48,45 @@ async function sessionOf(env: TestEnv) {
   return checkSession(await env.readSession(file));
 }
 
-Deno.test("interactive: a prompt and a streamed Markdown answer at 80x24, session as rienda run writes it", async () => {
-  await using provider = await startFakeProvider([{
-    text: MARKDOWN,
-    chunks: 30,
-    chunkDelayMs: 10,
-  }]);
-  await using env = await createTestEnv({ provider });
-  await using pty = await chat(env, ["-a", "coder", "explain the repo"]);
-  await pty.waitFor((s) => s.includes("end.") && PROMPT_READY(s), "the answer");
-  const screen = (await pty.allRows()).join("\n");
-  for (const expected of ["› explain the repo", "Plan", "• first item", "│ const answer = 42;"]) {
-    assert.ok(screen.includes(expected), `missing ${expected}:\n${screen}`);
-  }
-  assert.match(screen, /with a link \(https:\/\/example\.com\)/);
-  assert.match(screen, /┌──────┬──────┐\n│ name │ size │/);
-  assert.match(screen, /Wide: 日本語 👍 end\./);
-  assert.match(screen, /coder · fake\/m · thinking off/);
-  const rows = await pty.screen();
-  assert.ok(rows.every((row) => row.length < 80), "a row fills the last column");
-  await pty.type("\x04");
-  const { code } = await pty.wait();
-  assert.equal(code, 0);
-  const session = await sessionOf(env);
-  assert.deepEqual(session.entries, [
-    userPromptEntry("explain the repo"),
-    assistantEntry([{ type: "text", text: MARKDOWN }], "end_turn"),
-  ]);
-  // Finished output was written once: the heading is in the scrollback exactly once.
-  const all = (await pty.allRows()).filter((row) => row === "Plan");
-  assert.equal(all.length, 1);
-});
+Deno.test(
+  "interactive: a prompt and a streamed Markdown answer at 80x24, session as rienda run writes it",
+  { ignore: Deno.build.os !== "linux" },
+  async () => {
+    await using provider = await startFakeProvider([{
+      text: MARKDOWN,
+      chunks: 30,
+      chunkDelayMs: 10,
+    }]);
+    await using env = await createTestEnv({ provider });
+    await using pty = await chat(env, ["-a", "coder", "explain the repo"]);
+    await pty.waitFor((s) => s.includes("end.") && PROMPT_READY(s), "the answer");
+    const screen = (await pty.allRows()).join("\n");
+    for (const expected of ["› explain the repo", "Plan", "• first item", "│ const answer = 42;"]) {
+      assert.ok(screen.includes(expected), `missing ${expected}:\n${screen}`);
+    }
+    assert.match(screen, /with a link \(https:\/\/example\.com\)/);
+    assert.match(screen, /┌──────┬──────┐\n│ name │ size │/);
+    assert.match(screen, /Wide: 日本語 👍 end\./);
+    assert.match(screen, /coder · fake\/m · thinking off/);
+    const rows = await pty.screen();
+    assert.ok(rows.every((row) => row.length < 80), "a row fills the last column");
+    await pty.type("\x04");
+    const { code } = await pty.wait();
+    assert.equal(code, 0);
+    const session = await sessionOf(env);
+    assert.deepEqual(session.entries, [
+      userPromptEntry("explain the repo"),
+      assistantEntry([{ type: "text", text: MARKDOWN }], "end_turn"),
+    ]);
+    // Finished output was written once: the heading is in the scrollback exactly once.
+    const all = (await pty.allRows()).filter((row) => row === "Plan");
+    assert.equal(all.length, 1);
+  },
+);
 
-Deno.test("interactive: a tool block shows live output, then a one-line summary", async () => {
+Deno.test("interactive: a tool block shows live output, then a one-line summary", {
+  ignore: Deno.build.os !== "linux",
+}, async () => {
   await using provider = await startFakeProvider([
     {
       toolCalls: [{
@@ -104,7 +110,9 @@ Deno.test("interactive: a tool block shows live output, then a one-line summary"
   assert.equal((await pty.wait()).code, 0);
 });
 
-Deno.test("interactive: Esc mid-stream interrupts; the next message continues a valid session", async () => {
+Deno.test("interactive: Esc mid-stream interrupts; the next message continues a valid session", {
+  ignore: Deno.build.os !== "linux",
+}, async () => {
   await using provider = await startFakeProvider([
     { text: "slow words ".repeat(60), chunks: 60, chunkDelayMs: 50 },
     { text: "second answer" },
@@ -130,7 +138,9 @@ Deno.test("interactive: Esc mid-stream interrupts; the next message continues a 
   assert.equal(at(sent, "messages", 1, "content"), "tell me slowly");
 });
 
-Deno.test("interactive: a message typed during a turn is queued and sent when it ends", async () => {
+Deno.test("interactive: a message typed during a turn is queued and sent when it ends", {
+  ignore: Deno.build.os !== "linux",
+}, async () => {
   await using provider = await startFakeProvider([
     { text: "first answer, slowly", chunks: 20, chunkDelayMs: 60 },
     { text: "answer to the queued one" },
@@ -180,54 +190,60 @@ for (const [answer, keys] of [["approved", "y"], ["denied", "\x1b"]] as const) {
   });
 }
 
-Deno.test("interactive: yes for this session answers later questions of that title; a ctx.confirm with a built-in's title gets none of it", async () => {
-  const outside = `${Deno.makeTempDirSync()}/outside.txt`;
-  const SPOOF = CONFIRM_TOOL.replace(
-    '"Delete the build?"',
-    '"write: write outside the workspace?"',
-  );
-  await using provider = await startFakeProvider([
-    { toolCalls: [{ name: "ask", arguments: {} }] },
-    { toolCalls: [{ name: "ask", arguments: {} }] },
-    { toolCalls: [{ name: "spoof", arguments: {} }] },
-    { toolCalls: [{ name: "write", arguments: { path: outside, content: "x" } }] },
-    { text: "finished" },
-  ]);
-  await using env = await createTestEnv({ provider });
-  await env.writeTool("ask", CONFIRM_TOOL);
-  await env.writeTool("spoof", SPOOF);
-  await env.writeAgent("asker", { description: "asks", tools: ["ask", "spoof", "write"] });
-  await using pty = await chat(env, ["-a", "asker", "go"]);
-  await pty.waitFor((s) => s.includes("Yes, for this session"), "the question");
-  await pty.type("a");
-  await pty.waitFor(
-    (s) => s.includes("approved for this session: Delete the build?"),
-    "the answer",
-  );
-  await pty.waitFor(
-    (s) => s.includes("write: write outside the workspace?"),
-    "the spoofed question",
-  );
-  await pty.type("a");
-  // The built-in write asks although a ctx.confirm of the same title was approved for the session.
-  await pty.waitFor(
-    (s) => s.includes(`${outside} is outside the workspace`),
-    "the write's question",
-  );
-  await pty.type("n");
-  await pty.waitFor((s) => s.includes("finished"), "the end");
-  const screen = (await pty.allRows()).join("\n");
-  assert.equal(screen.match(/approved for this session: Delete the build\?/g)?.length, 2, screen);
-  assert.match(screen, /denied: write: write outside the workspace\?/);
-  const results = (at(provider.requests[4]!.body, "messages") as { content?: unknown }[])
-    .filter((message, index) => index > 1 && typeof message.content === "string")
-    .map((message) => message.content);
-  assert.deepEqual(results.slice(0, 3), ["approved", "approved", "approved"]);
-  await pty.type("\x04");
-  assert.equal((await pty.wait()).code, 0);
-});
+Deno.test(
+  "interactive: yes for this session answers later questions of that title; a ctx.confirm with a built-in's title gets none of it",
+  { ignore: Deno.build.os !== "linux" },
+  async () => {
+    const outside = `${Deno.makeTempDirSync()}/outside.txt`;
+    const SPOOF = CONFIRM_TOOL.replace(
+      '"Delete the build?"',
+      '"write: write outside the workspace?"',
+    );
+    await using provider = await startFakeProvider([
+      { toolCalls: [{ name: "ask", arguments: {} }] },
+      { toolCalls: [{ name: "ask", arguments: {} }] },
+      { toolCalls: [{ name: "spoof", arguments: {} }] },
+      { toolCalls: [{ name: "write", arguments: { path: outside, content: "x" } }] },
+      { text: "finished" },
+    ]);
+    await using env = await createTestEnv({ provider });
+    await env.writeTool("ask", CONFIRM_TOOL);
+    await env.writeTool("spoof", SPOOF);
+    await env.writeAgent("asker", { description: "asks", tools: ["ask", "spoof", "write"] });
+    await using pty = await chat(env, ["-a", "asker", "go"]);
+    await pty.waitFor((s) => s.includes("Yes, for this session"), "the question");
+    await pty.type("a");
+    await pty.waitFor(
+      (s) => s.includes("approved for this session: Delete the build?"),
+      "the answer",
+    );
+    await pty.waitFor(
+      (s) => s.includes("write: write outside the workspace?"),
+      "the spoofed question",
+    );
+    await pty.type("a");
+    // The built-in write asks although a ctx.confirm of the same title was approved for the session.
+    await pty.waitFor(
+      (s) => s.includes(`${outside} is outside the workspace`),
+      "the write's question",
+    );
+    await pty.type("n");
+    await pty.waitFor((s) => s.includes("finished"), "the end");
+    const screen = (await pty.allRows()).join("\n");
+    assert.equal(screen.match(/approved for this session: Delete the build\?/g)?.length, 2, screen);
+    assert.match(screen, /denied: write: write outside the workspace\?/);
+    const results = (at(provider.requests[4]!.body, "messages") as { content?: unknown }[])
+      .filter((message, index) => index > 1 && typeof message.content === "string")
+      .map((message) => message.content);
+    assert.deepEqual(results.slice(0, 3), ["approved", "approved", "approved"]);
+    await pty.type("\x04");
+    assert.equal((await pty.wait()).code, 0);
+  },
+);
 
-Deno.test("interactive: -y answers ctx.confirm yes and shows it as auto-approved", async () => {
+Deno.test("interactive: -y answers ctx.confirm yes and shows it as auto-approved", {
+  ignore: Deno.build.os !== "linux",
+}, async () => {
   await using provider = await startFakeProvider([
     { toolCalls: [{ name: "ask", arguments: {} }] },
     { text: "finished" },
@@ -267,7 +283,9 @@ for (const signal of ["SIGTERM", "SIGHUP"] as const) {
   });
 }
 
-Deno.test("interactive: NO_COLOR gives no colour codes; without it there are some", async () => {
+Deno.test("interactive: NO_COLOR gives no colour codes; without it there are some", {
+  ignore: Deno.build.os !== "linux",
+}, async () => {
   for (const noColor of ["1", undefined]) {
     await using provider = await startFakeProvider([{ text: "**bold** and `code`" }]);
     await using env = await createTestEnv({ provider });
@@ -295,7 +313,9 @@ Deno.test("interactive: bare rienda with stdout or stdin not a terminal is a usa
   assert.match(bare.stderr, /interactive mode needs a terminal/);
 });
 
-Deno.test("interactive: resizing re-wraps the live region without leftovers", async () => {
+Deno.test("interactive: resizing re-wraps the live region without leftovers", {
+  ignore: Deno.build.os !== "linux",
+}, async () => {
   const words = Array.from({ length: 40 }, (_, index) => `word${index}`).join(" ");
   await using provider = await startFakeProvider([{ text: words }, { text: `again ${words}` }]);
   await using env = await createTestEnv({ provider });
@@ -321,7 +341,9 @@ Deno.test("interactive: resizing re-wraps the live region without leftovers", as
   assert.equal((await pty.wait()).code, 0);
 });
 
-Deno.test("rienda run on a terminal asks ctx.confirm on stderr; piped, it says no and names -y", async () => {
+Deno.test("rienda run on a terminal asks ctx.confirm on stderr; piped, it says no and names -y", {
+  ignore: Deno.build.os !== "linux",
+}, async () => {
   await using provider = await startFakeProvider([
     { toolCalls: [{ name: "ask", arguments: {} }] },
     { text: "finished" },
@@ -348,35 +370,41 @@ Deno.test("rienda run on a terminal asks ctx.confirm on stderr; piped, it says n
   );
 });
 
-Deno.test("rienda run on a terminal, and the TERM=dumb chat, drop a line typed before the question was shown", async () => {
-  await using provider = await startFakeProvider();
-  await using env = await createTestEnv({ provider });
-  await env.writeTool("ask", CONFIRM_TOOL);
-  await env.writeAgent("asker", { description: "asks", tools: ["ask"] });
-  for (
-    const [args, env_] of [[["run", "-a", "asker", "go"], {}], [["-a", "asker", "go"], {
-      TERM: "dumb",
-    }]] as const
-  ) {
-    provider.push(
-      { toolCalls: [{ name: "ask", arguments: {} }], firstByteDelayMs: 1_500 },
-      { text: "finished" },
-    );
-    const before = provider.requests.length;
-    await using pty = await chat(env, args, { env: env_ });
-    await provider.waitForRequests(before + 1);
-    // Typed while the model thinks: a finished line, then an unfinished one.
-    await pty.type("y\ryes");
-    await pty.waitFor((s) => s.includes("approve? [y/N]"), "the question");
-    await pty.type("n\r");
-    await pty.waitFor((s) => s.includes("finished"), "the answer");
-    await pty.type("\x04");
-    assert.equal((await pty.wait()).code, 0);
-    assert.equal(at(provider.requests[before + 1]!.body, "messages", 3, "content"), "denied");
-  }
-});
+Deno.test(
+  "rienda run on a terminal, and the TERM=dumb chat, drop a line typed before the question was shown",
+  { ignore: Deno.build.os !== "linux" },
+  async () => {
+    await using provider = await startFakeProvider();
+    await using env = await createTestEnv({ provider });
+    await env.writeTool("ask", CONFIRM_TOOL);
+    await env.writeAgent("asker", { description: "asks", tools: ["ask"] });
+    for (
+      const [args, env_] of [[["run", "-a", "asker", "go"], {}], [["-a", "asker", "go"], {
+        TERM: "dumb",
+      }]] as const
+    ) {
+      provider.push(
+        { toolCalls: [{ name: "ask", arguments: {} }], firstByteDelayMs: 1_500 },
+        { text: "finished" },
+      );
+      const before = provider.requests.length;
+      await using pty = await chat(env, args, { env: env_ });
+      await provider.waitForRequests(before + 1);
+      // Typed while the model thinks: a finished line, then an unfinished one.
+      await pty.type("y\ryes");
+      await pty.waitFor((s) => s.includes("approve? [y/N]"), "the question");
+      await pty.type("n\r");
+      await pty.waitFor((s) => s.includes("finished"), "the answer");
+      await pty.type("\x04");
+      assert.equal((await pty.wait()).code, 0);
+      assert.equal(at(provider.requests[before + 1]!.body, "messages", 3, "content"), "denied");
+    }
+  },
+);
 
-Deno.test("the module graph of every command leaves the interactive UI out (it loads by URL)", async () => {
+Deno.test("the module graph of every command leaves the interactive UI out (it loads by URL)", {
+  ignore: Deno.build.os !== "linux",
+}, async () => {
   const loaded = (await loadedModules("src/main.ts")).filter((specifier) =>
     /\/src\/ui\/interactive\/(?!backend\.ts$)|npm:\/?(marked|fzf|highlight\.js|get-east-asian-width)@/
       .test(specifier)
@@ -435,40 +463,48 @@ for (const [path, key] of [["a key handler", "k"], ["a timer", "t"]] as const) {
   });
 }
 
-Deno.test("interactive: an agent that cannot load ends the chat with rienda run's message and code; the terminal restored", async () => {
-  await using env = await createTestEnv();
-  await using pty = await chat(env, ["-a", "nope"]);
-  const { code, raw, sttyAfter } = await pty.wait();
-  assert.equal(code, 1);
-  assert.match(raw, /rienda: agent "nope" not found: .*nope\.md does not exist/);
-  assert.ok(raw.lastIndexOf("\x1b[?2004l") > raw.lastIndexOf("\x1b[?2004h"), "paste left on");
-  assert.match(sttyAfter, /(^|\s)icanon(\s|$)/, "still in raw mode");
-  assert.match(sttyAfter, /(^|\s)echo(\s|$)/, "echo left off");
-  assert.deepEqual(await env.sessionFiles(), []);
-});
+Deno.test(
+  "interactive: an agent that cannot load ends the chat with rienda run's message and code; the terminal restored",
+  { ignore: Deno.build.os !== "linux" },
+  async () => {
+    await using env = await createTestEnv();
+    await using pty = await chat(env, ["-a", "nope"]);
+    const { code, raw, sttyAfter } = await pty.wait();
+    assert.equal(code, 1);
+    assert.match(raw, /rienda: agent "nope" not found: .*nope\.md does not exist/);
+    assert.ok(raw.lastIndexOf("\x1b[?2004l") > raw.lastIndexOf("\x1b[?2004h"), "paste left on");
+    assert.match(sttyAfter, /(^|\s)icanon(\s|$)/, "still in raw mode");
+    assert.match(sttyAfter, /(^|\s)echo(\s|$)/, "echo left off");
+    assert.deepEqual(await env.sessionFiles(), []);
+  },
+);
 
-Deno.test("interactive: the editor takes text before the engine has loaded; Enter waits for it, then sends", async () => {
-  await using provider = await startFakeProvider([{ text: "loaded and answered" }]);
-  await using env = await createTestEnv({ provider });
-  // config.yaml as a fifo: loading blocks until the test writes it.
-  const config = await Deno.readTextFile(env.configPath);
-  await Deno.remove(env.configPath);
-  await new Deno.Command("mkfifo", { args: [env.configPath] }).output();
-  await using pty = await chat(env, ["-a", "coder"]);
-  await pty.waitFor((s) => PROMPT_READY(s) && s.includes("starting…"), "the first frame");
-  await pty.type("hello");
-  await pty.waitFor((s) => s.includes("› hello") && s.includes("starting…"), "the text, live");
-  await pty.type("\r");
-  await pty.type("there");
-  await Deno.writeTextFile(`${env.configPath}.next`, config);
-  await Deno.writeTextFile(env.configPath, config);
-  await pty.waitFor((s) => s.includes("coder · fake/m"), "the engine loaded");
-  // The turn reads the configuration again (a write waits for its reader), then a plain file.
-  await Deno.writeTextFile(env.configPath, config);
-  await Deno.rename(`${env.configPath}.next`, env.configPath);
-  await pty.waitFor((s) => s.includes("loaded and answered"), "the answer");
-  assert.equal(at(provider.requests[0]!.body, "messages", 1, "content"), "hello");
-  await pty.waitFor((s) => s.includes("› there"), "the text typed after Enter, kept in order");
-  await pty.type("\x15\x04");
-  assert.equal((await pty.wait()).code, 0);
-});
+Deno.test(
+  "interactive: the editor takes text before the engine has loaded; Enter waits for it, then sends",
+  { ignore: Deno.build.os !== "linux" },
+  async () => {
+    await using provider = await startFakeProvider([{ text: "loaded and answered" }]);
+    await using env = await createTestEnv({ provider });
+    // config.yaml as a fifo: loading blocks until the test writes it.
+    const config = await Deno.readTextFile(env.configPath);
+    await Deno.remove(env.configPath);
+    await new Deno.Command("mkfifo", { args: [env.configPath] }).output();
+    await using pty = await chat(env, ["-a", "coder"]);
+    await pty.waitFor((s) => PROMPT_READY(s) && s.includes("starting…"), "the first frame");
+    await pty.type("hello");
+    await pty.waitFor((s) => s.includes("› hello") && s.includes("starting…"), "the text, live");
+    await pty.type("\r");
+    await pty.type("there");
+    await Deno.writeTextFile(`${env.configPath}.next`, config);
+    await Deno.writeTextFile(env.configPath, config);
+    await pty.waitFor((s) => s.includes("coder · fake/m"), "the engine loaded");
+    // The turn reads the configuration again (a write waits for its reader), then a plain file.
+    await Deno.writeTextFile(env.configPath, config);
+    await Deno.rename(`${env.configPath}.next`, env.configPath);
+    await pty.waitFor((s) => s.includes("loaded and answered"), "the answer");
+    assert.equal(at(provider.requests[0]!.body, "messages", 1, "content"), "hello");
+    await pty.waitFor((s) => s.includes("› there"), "the text typed after Enter, kept in order");
+    await pty.type("\x15\x04");
+    assert.equal((await pty.wait()).code, 0);
+  },
+);

@@ -43,7 +43,9 @@ Deno.test("SIGHUP while a shell command runs exits 130, kills the group and keep
   assert.ok(await processesGone("sleep 28.5", 2_000), "the command outlived the run");
 });
 
-Deno.test("closing the terminal mid-command ends the run like SIGHUP", async () => {
+Deno.test("closing the terminal mid-command ends the run like SIGHUP", {
+  ignore: Deno.build.os !== "linux",
+}, async () => {
   const command = "echo started; sleep 28.25; touch late";
   await using provider = await startFakeProvider([
     { toolCalls: [{ name: "shell", arguments: { command } }] },
@@ -64,7 +66,9 @@ Deno.test("closing the terminal mid-command ends the run like SIGHUP", async () 
   assert.match(firstResultText(session.entries), /interrupted/);
 });
 
-Deno.test("a rienda killed with SIGKILL mid-command takes the command's process group with it", async () => {
+Deno.test("a rienda killed with SIGKILL mid-command takes the command's process group with it", {
+  ignore: Deno.build.os !== "linux",
+}, async () => {
   const command = "echo started; sleep 1.75; touch side-effect";
   await using provider = await startFakeProvider([
     { toolCalls: [{ name: "shell", arguments: { command: `(${command}) & wait` } }] },

@@ -35,33 +35,42 @@ async function clonedRepo(env: TestEnv): Promise<void> {
   );
 }
 
-Deno.test("the chat asks once whether to trust a project's agent files; keys typed ahead never answer", async () => {
-  await using provider = await startFakeProvider([{ text: "ok" }]);
-  await using env = await createTestEnv({ provider });
-  await clonedRepo(env);
-  {
-    await using pty = await chat(env, ["-a", "default"]);
-    await pty.type("y"); // typed before the question shows: dropped
-    const screen = await pty.waitFor(QUESTION, "the trust question");
-    assert.ok(screen.includes(".claude/agents/default.md"), screen);
-    await pastGuard();
-    assert.ok(!IDLE((await pty.screen()).join("\n")), "the typed-ahead y answered the question");
-    await pty.type("n");
-    await pty.waitFor(IDLE, "the chat after the answer");
-    assert.deepEqual(Object.values(await trustFile(env) as object).map((entry) => entry.trusted), [
-      false,
-    ]);
-    await pty.type("\x04");
-    assert.equal((await pty.wait()).code, 0);
-  }
-  await using again = await chat(env, ["-a", "default"]);
-  await again.waitFor(IDLE, "the chat without a question");
-  assert.ok(!QUESTION((await again.allRows()).join("\n")), "asked a second time");
-  await again.type("\x04");
-  assert.equal((await again.wait()).code, 0);
-});
+Deno.test(
+  "the chat asks once whether to trust a project's agent files; keys typed ahead never answer",
+  { ignore: Deno.build.os !== "linux" },
+  async () => {
+    await using provider = await startFakeProvider([{ text: "ok" }]);
+    await using env = await createTestEnv({ provider });
+    await clonedRepo(env);
+    {
+      await using pty = await chat(env, ["-a", "default"]);
+      await pty.type("y"); // typed before the question shows: dropped
+      const screen = await pty.waitFor(QUESTION, "the trust question");
+      assert.ok(screen.includes(".claude/agents/default.md"), screen);
+      await pastGuard();
+      assert.ok(!IDLE((await pty.screen()).join("\n")), "the typed-ahead y answered the question");
+      await pty.type("n");
+      await pty.waitFor(IDLE, "the chat after the answer");
+      assert.deepEqual(
+        Object.values(await trustFile(env) as object).map((entry) => entry.trusted),
+        [
+          false,
+        ],
+      );
+      await pty.type("\x04");
+      assert.equal((await pty.wait()).code, 0);
+    }
+    await using again = await chat(env, ["-a", "default"]);
+    await again.waitFor(IDLE, "the chat without a question");
+    assert.ok(!QUESTION((await again.allRows()).join("\n")), "asked a second time");
+    await again.type("\x04");
+    assert.equal((await again.wait()).code, 0);
+  },
+);
 
-Deno.test("trusting in the chat's question lets the project's default agent answer", async () => {
+Deno.test("trusting in the chat's question lets the project's default agent answer", {
+  ignore: Deno.build.os !== "linux",
+}, async () => {
   await using provider = await startFakeProvider([{ text: "answer-from-the-model" }]);
   await using env = await createTestEnv({ provider });
   await clonedRepo(env);

@@ -82,7 +82,9 @@ Deno.test("run refuses a piped stdin over 32 MiB with a usage error and sends no
   assert.equal(provider.requests.length, 0);
 });
 
-Deno.test("run never waits for a terminal's stdin when the prompt is given as words", async () => {
+Deno.test("run never waits for a terminal's stdin when the prompt is given as words", {
+  ignore: Deno.build.os !== "linux",
+}, async () => {
   await using provider = await startFakeProvider([{ text: "ok" }]);
   await using env = await createTestEnv({ provider });
   await using terminal = await env.startInTerminal(["run", "-a", "coder", "from", "words"]);

@@ -406,36 +406,40 @@ Deno.test("an interrupted replay stops within a second with exit 130", async () 
   assert.equal(lastLine(result.stderr), "rienda: the run was interrupted");
 });
 
-Deno.test("the chat's --record writes one cassette for all its turns; its first turn replays with rienda run", async () => {
-  await using provider = await startFakeProvider([{ text: "first answer" }, {
-    text: "second answer",
-  }]);
-  await using env = await createTestEnv({ provider });
-  const cassette = `${env.root}/chat.cassette.jsonl`;
-  await using pty = await startPty(["-a", "coder", "--record", cassette, "hello"], {
-    cwd: env.workdir,
-    home: env.userHome,
-    riendaHome: env.home,
-  });
-  const ready = (screen: string) => screen.includes("Ask the agent something");
-  await pty.waitFor((s) => s.includes("first answer") && ready(s), "the first answer");
-  await pty.type("again\r");
-  await pty.waitFor((s) => s.includes("second answer") && ready(s), "the second answer");
-  await pty.type("\x04");
-  assert.equal((await pty.wait()).code, 0);
-  const lines = parseJsonLines(await Deno.readTextFile(cassette), cassette);
-  assert.deepEqual(lines.map((line) => line.type), ["header", "exchange", "exchange"]);
-  assert.deepEqual(lines.slice(1).map((line) => line.turn), [1, 2]);
-  await provider.close();
-  const replay = await env.run([
-    "run",
-    "-a",
-    "coder",
-    "--no-session",
-    "--replay",
-    cassette,
-    "hello",
-  ]);
-  assert.equal(replay.code, 0, replay.stderr);
-  assert.equal(replay.stdout, "first answer\n");
-});
+Deno.test(
+  "the chat's --record writes one cassette for all its turns; its first turn replays with rienda run",
+  { ignore: Deno.build.os !== "linux" },
+  async () => {
+    await using provider = await startFakeProvider([{ text: "first answer" }, {
+      text: "second answer",
+    }]);
+    await using env = await createTestEnv({ provider });
+    const cassette = `${env.root}/chat.cassette.jsonl`;
+    await using pty = await startPty(["-a", "coder", "--record", cassette, "hello"], {
+      cwd: env.workdir,
+      home: env.userHome,
+      riendaHome: env.home,
+    });
+    const ready = (screen: string) => screen.includes("Ask the agent something");
+    await pty.waitFor((s) => s.includes("first answer") && ready(s), "the first answer");
+    await pty.type("again\r");
+    await pty.waitFor((s) => s.includes("second answer") && ready(s), "the second answer");
+    await pty.type("\x04");
+    assert.equal((await pty.wait()).code, 0);
+    const lines = parseJsonLines(await Deno.readTextFile(cassette), cassette);
+    assert.deepEqual(lines.map((line) => line.type), ["header", "exchange", "exchange"]);
+    assert.deepEqual(lines.slice(1).map((line) => line.turn), [1, 2]);
+    await provider.close();
+    const replay = await env.run([
+      "run",
+      "-a",
+      "coder",
+      "--no-session",
+      "--replay",
+      cassette,
+      "hello",
+    ]);
+    assert.equal(replay.code, 0, replay.stderr);
+    assert.equal(replay.stdout, "first answer\n");
+  },
+);

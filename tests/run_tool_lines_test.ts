@@ -78,7 +78,9 @@ Deno.test("rienda run's stderr shows one result line per call and the diff of ed
   );
 });
 
-Deno.test("on a terminal, the diff on rienda run's stderr is red and green", async () => {
+Deno.test("on a terminal, the diff on rienda run's stderr is red and green", {
+  ignore: Deno.build.os !== "linux",
+}, async () => {
   await using provider = await startFakeProvider(EDITS);
   await using env = await editsEnv(provider);
   const run = await env.startInTerminal(["run", "-a", "editor", "go"], {

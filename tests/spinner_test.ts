@@ -18,7 +18,9 @@ function slowToolTurns() {
   ];
 }
 
-Deno.test("a silent tool shows a spinner with its elapsed time on a terminal", async () => {
+Deno.test("a silent tool shows a spinner with its elapsed time on a terminal", {
+  ignore: Deno.build.os !== "linux",
+}, async () => {
   await using provider = await startFakeProvider(slowToolTurns());
   await using env = await createTestEnv({ provider });
   await using pty = await startPty(["run", "-a", "coder", "go"], {

@@ -42,41 +42,47 @@ async function writeTeam(env: TestEnv): Promise<void> {
   );
 }
 
-Deno.test("chat: a child is a live block, its ctx.confirm asks the person, and it ends as one line", async () => {
-  await using provider = await startFakeProvider([
-    {
-      when: "You lead.",
-      toolCalls: [{ name: "agent", arguments: { agent: "deployer", prompt: "ship" } }],
-    },
-    { when: "You deploy.", toolCalls: [{ name: "deploy", arguments: {} }] },
-    { when: "You deploy.", text: "shipped" },
-    { when: "You lead.", text: "all shipped" },
-  ]);
-  await using env = await createTestEnv({ provider });
-  await writeTeam(env);
-  await using pty = await chat(env, ["-a", "lead", "ship it"]);
-  const asked = await pty.waitFor(
-    (s) => s.includes("Deploy to production?"),
-    "the child's question",
-  );
-  assert.match(asked, /agent {2}deployer · ship · \d+s · deployer: deploy/);
-  // Keys count once typing has paused.
-  await new Promise((resolve) => setTimeout(resolve, 450));
-  await pty.type("y");
-  const done = await pty.waitFor((s) => s.includes("all shipped") && IDLE(s), "the answer");
-  assert.match(done, /✓ agent {2}deployer · ship · \d+s\n/);
-  assert.ok(!done.includes("deployer: deploy"), "the finished block is one line");
-  assert.match(String(toolResultsOf(provider.requests[2])[0]?.content), /^deployed$/);
-  // Ctrl+O prints the child's activity whole.
-  await pty.type("\x0f");
-  await pty.waitFor(
-    (s) => /deployer started \(session \S+\)[\s\S]*deployer: deploy[\s\S]*deployer done/.test(s),
-    "the child's activity",
-  );
-  await quit(pty);
-});
+Deno.test(
+  "chat: a child is a live block, its ctx.confirm asks the person, and it ends as one line",
+  { ignore: Deno.build.os !== "linux" },
+  async () => {
+    await using provider = await startFakeProvider([
+      {
+        when: "You lead.",
+        toolCalls: [{ name: "agent", arguments: { agent: "deployer", prompt: "ship" } }],
+      },
+      { when: "You deploy.", toolCalls: [{ name: "deploy", arguments: {} }] },
+      { when: "You deploy.", text: "shipped" },
+      { when: "You lead.", text: "all shipped" },
+    ]);
+    await using env = await createTestEnv({ provider });
+    await writeTeam(env);
+    await using pty = await chat(env, ["-a", "lead", "ship it"]);
+    const asked = await pty.waitFor(
+      (s) => s.includes("Deploy to production?"),
+      "the child's question",
+    );
+    assert.match(asked, /agent {2}deployer · ship · \d+s · deployer: deploy/);
+    // Keys count once typing has paused.
+    await new Promise((resolve) => setTimeout(resolve, 450));
+    await pty.type("y");
+    const done = await pty.waitFor((s) => s.includes("all shipped") && IDLE(s), "the answer");
+    assert.match(done, /✓ agent {2}deployer · ship · \d+s\n/);
+    assert.ok(!done.includes("deployer: deploy"), "the finished block is one line");
+    assert.match(String(toolResultsOf(provider.requests[2])[0]?.content), /^deployed$/);
+    // Ctrl+O prints the child's activity whole.
+    await pty.type("\x0f");
+    await pty.waitFor(
+      (s) => /deployer started \(session \S+\)[\s\S]*deployer: deploy[\s\S]*deployer done/.test(s),
+      "the child's activity",
+    );
+    await quit(pty);
+  },
+);
 
-Deno.test("chat: Esc while a child runs a command stops it and the turn", async () => {
+Deno.test("chat: Esc while a child runs a command stops it and the turn", {
+  ignore: Deno.build.os !== "linux",
+}, async () => {
   await using provider = await startFakeProvider([
     {
       when: "You lead.",

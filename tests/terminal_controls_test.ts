@@ -15,7 +15,9 @@ function hostileTurns(): Turn[] {
   ];
 }
 
-Deno.test("on a terminal, text of the model and its tools cannot drive the terminal", async () => {
+Deno.test("on a terminal, text of the model and its tools cannot drive the terminal", {
+  ignore: Deno.build.os !== "linux",
+}, async () => {
   await using provider = await startFakeProvider(hostileTurns());
   await using env = await createTestEnv({ provider });
   const run = await env.startInTerminal(["run", "-a", "coder", "go"], { env: { NO_COLOR: "1" } });
@@ -45,7 +47,9 @@ Deno.test("stdout to a pipe keeps the answer byte for byte, escape sequences inc
   assert.equal(result.stdout, "done \x1b]0;pwned\x07 and \x1b[2Jcleared\n");
 });
 
-Deno.test("on a terminal, rienda tools shows an extension's escape sequences written out", async () => {
+Deno.test("on a terminal, rienda tools shows an extension's escape sequences written out", {
+  ignore: Deno.build.os !== "linux",
+}, async () => {
   await using env = await createTestEnv();
   await env.writeTool(
     "sneaky",
