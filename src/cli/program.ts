@@ -99,7 +99,8 @@ function buildProgram(io: Io, signal: AbortSignal, choose: (action: Action) => v
       outputError: () => {},
     })
     .showSuggestionAfterError(true)
-    .addHelpText("after", `\nChat options (rienda without a command):\n${chatFlagsHelp()}`)
+    // Built only when help is printed: every command builds this tree.
+    .addHelpText("after", () => `\nChat options (rienda without a command):\n${chatFlagsHelp()}`)
     .addHelpText(
       "after",
       `

@@ -181,8 +181,22 @@ export async function loadConfig(path: string, options: { explicit: boolean }): 
       { file: path },
     );
   }
-  return parseConfig(read.text, path);
+  if (lastLoaded?.path === path && lastLoaded.text === read.text) {
+    return structuredClone(lastLoaded.config);
+  }
+  const config = parseConfig(read.text, path);
+  lastLoaded = { path, text: read.text, config: structuredClone(config) };
+  return config;
 }
+
+/**
+ * The last file {@link loadConfig} parsed, by path and text: a command reads the config twice
+ * (its keys are remembered before it runs, `app/known_secrets.ts`, then it loads it), and the
+ * YAML parse is the dearer half of a one-shot run's configuration. The text is read every
+ * time, so an edited file is parsed again; callers get copies.
+ */
+let lastLoaded: { readonly path: string; readonly text: string; readonly config: Config } | null =
+  null;
 
 /**
  * Parses the text of a configuration file; `path` names it in errors.
