@@ -24,7 +24,8 @@ import { buildStamp, bundle, permissionFlags } from "./bundle.ts";
 const RUNS = Number(Deno.env.get("BENCH_RUNS") ?? "10");
 const ROUNDS = Number(Deno.env.get("BENCH_ROUNDS") ?? "3");
 
-function bundleArgs(outdir: string): CliArgs {
+/** The deno arguments that run the bundle in `outdir` with the binary's permissions. */
+export function bundleArgs(outdir: string): CliArgs {
   const permissions = permissionFlags();
   return (args) => ["run", "-q", "--no-config", ...permissions, join(outdir, "main.js"), ...args];
 }

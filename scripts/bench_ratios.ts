@@ -11,7 +11,9 @@
  *   (`bench_bare_loop.ts`): the cost of a turn is (run with 20 calls − run
  *   with 1 call) / 19, for both;
  * - one user-tool turn (QuickJS) against a shell turn, the same way;
- * - peak RSS of a run with 20 and with 200 user-tool calls.
+ * - peak RSS of a run with 20 and with 200 user-tool calls;
+ * - the one-shot answer and `--version` of the bundle the binaries and the
+ *   npm package ship (`bundle.ts`), against the same hello.
  *
  * `deno run -A scripts/bench_ratios.ts` runs it alone; `scripts/bench.ts`
  * prints it first.
@@ -24,19 +26,29 @@ import { createTestEnv } from "../tests/harness/env.ts";
 import { startFakeProvider, type Turn } from "../tests/harness/fake_provider.ts";
 import { type CliArgs, cliArgs, runOnce, type Sample } from "./bench.ts";
 import { writeExtensionAgents } from "./bench_extensions.ts";
+import { bundleArgs } from "./bench_bundle.ts";
+import { buildStamp, bundle } from "./bundle.ts";
 
 const ROUNDS = Number(Deno.env.get("BENCH_ROUNDS") ?? "7");
 const BARE_LOOP = new URL("./bench_bare_loop.ts", import.meta.url).pathname;
 
+/** Where a scenario runs: the fake provider's URL, hello.ts, and the deno arguments of each build. */
+interface Place {
+  readonly url: string;
+  readonly helloPath: string;
+  readonly bundle: CliArgs;
+}
+
 interface RatioScenario {
   readonly name: string;
   readonly turns: () => Turn[];
-  /** The deno arguments of one run; `url` is the fake provider's. */
-  readonly deno: (url: string, helloPath: string) => CliArgs;
+  /** The deno arguments of one run. */
+  readonly deno: (place: Place) => CliArgs;
   readonly args: readonly string[];
 }
 
 const cli = (): CliArgs => cliArgs;
+const bundled = (place: Place): CliArgs => place.bundle;
 /** `count` turns of one call each (arguments differ, so the loop guard never stops them), then text. */
 const calls = (
   count: number,
@@ -52,7 +64,12 @@ const shell = (count: number) => calls(count, "shell", (index) => ({ command: `t
 const user = (count: number) => calls(count, "trivial", (index) => ({ call: index }));
 
 const SCENARIOS: readonly RatioScenario[] = [
-  { name: "hello", turns: () => [], deno: (_, hello) => () => ["run", "-q", hello], args: [] },
+  {
+    name: "hello",
+    turns: () => [],
+    deno: ({ helloPath }) => () => ["run", "-q", helloPath],
+    args: [],
+  },
   { name: "--version", turns: () => [], deno: cli, args: ["--version"] },
   {
     name: "one-shot",
@@ -69,7 +86,7 @@ const SCENARIOS: readonly RatioScenario[] = [
   ...[1, 20].map((count) => ({
     name: `bare loop ×${count}`,
     turns: () => shell(count),
-    deno: (url: string) => () => ["run", "-A", BARE_LOOP, url],
+    deno: ({ url }: Place) => () => ["run", "-A", BARE_LOOP, url],
     args: [],
   })),
   ...[1, 20].map((count) => ({
@@ -84,6 +101,13 @@ const SCENARIOS: readonly RatioScenario[] = [
     deno: cli,
     args: ["run", "-a", "plain", "-p", "go"],
   })),
+  { name: "--version, bundle", turns: () => [], deno: bundled, args: ["--version"] },
+  {
+    name: "one-shot, bundle",
+    turns: () => [{ text: "hello" }],
+    deno: bundled,
+    args: ["run", "-a", "coder", "-p", "hi"],
+  },
 ];
 
 function median(values: readonly number[]): number {
@@ -112,11 +136,14 @@ async function measureInterleaved(): Promise<Map<string, Figures>> {
   await writeExtensionAgents(env);
   const helloPath = join(env.root, "hello.ts");
   await Deno.writeTextFile(helloPath, 'console.log("hello");\n');
+  const outdir = join(env.root, "bundle");
+  await bundle(outdir, await buildStamp("binary"));
+  const place: Place = { url: provider.url, helloPath, bundle: bundleArgs(outdir) };
   const samples = new Map<string, Sample[]>();
   for (let round = 0; round <= ROUNDS; round++) {
     for (const scenario of SCENARIOS) {
       provider.push(...scenario.turns());
-      const sample = await runOnce(env, scenario.args, scenario.deno(provider.url, helloPath));
+      const sample = await runOnce(env, scenario.args, scenario.deno(place));
       if (round > 0) samples.set(scenario.name, [...samples.get(scenario.name) ?? [], sample]);
     }
   }
@@ -173,6 +200,24 @@ export async function measureRatios(): Promise<string[]> {
       `${(get("--version").seconds / hello.seconds).toFixed(2)}×`,
       "≤ 2×",
       get("--version").seconds <= 2 * hello.seconds,
+    ),
+    goal(
+      "bundle: one-shot wall / hello",
+      `${(get("one-shot, bundle").seconds / hello.seconds).toFixed(2)}×`,
+      "≤ 3×",
+      get("one-shot, bundle").seconds <= 3 * hello.seconds,
+    ),
+    goal(
+      "bundle: one-shot peak RSS / hello",
+      `${(get("one-shot, bundle").mib / hello.mib).toFixed(2)}×`,
+      "≤ 1.7×",
+      get("one-shot, bundle").mib <= 1.7 * hello.mib,
+    ),
+    goal(
+      "bundle: --version / hello",
+      `${(get("--version, bundle").seconds / hello.seconds).toFixed(2)}×`,
+      "≤ 2×",
+      get("--version, bundle").seconds <= 2 * hello.seconds,
     ),
     goal(
       "shell turn / bare loop turn",

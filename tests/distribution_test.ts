@@ -16,7 +16,10 @@ import { CHECKOUT_DIR } from "./harness/rienda.ts";
 import { isRecord } from "./harness/json.ts";
 
 /** Modules under src/ that the CLI never loads: generators run by hand. */
-const NOT_LOADED = ["src/config/generate_config_validator.ts"];
+const NOT_LOADED = [
+  "src/config/generate_config_validator.ts",
+  "src/tools/generate_builtin_validators.ts",
+];
 
 async function runtimeModules(dir = join(CHECKOUT_DIR, "src")): Promise<string[]> {
   const found: string[] = [];

@@ -17,6 +17,9 @@ import { createShellTool } from "./shell.ts";
 import type { Tool } from "./tool.ts";
 import type { CommandSandbox } from "../sandbox/command_sandbox.ts";
 import { createWriteTool } from "./write.ts";
+import * as precompiled from "./builtin_validators.js";
+import { usePrecompiledSchema } from "./tool_schema.ts";
+import type { ValidateFunction } from "ajv";
 
 export { type Approval, type ApprovalQuestion, type GuardedPath, NO_APPROVAL } from "./approval.ts";
 
@@ -32,7 +35,7 @@ export function builtinTools(
   delegation?: Delegation,
   sandbox: CommandSandbox | null = null,
 ): Tool[] {
-  return [
+  const tools = [
     createAgentTool(delegation),
     createEditTool(approval),
     createFindTool(),
@@ -43,4 +46,12 @@ export function builtinTools(
     createShellTool(sandbox),
     createWriteTool(approval),
   ];
+  // Keyed by the built-in's own parameters object (a constant, in step with the generated file:
+  // generate_builtin_validators_test.ts): a user tool of the same name gets ajv's.
+  const validators: Readonly<Record<string, ValidateFunction | undefined>> = precompiled;
+  for (const tool of tools) {
+    const validate = validators[tool.name];
+    if (validate !== undefined) usePrecompiledSchema(tool.parameters, validate);
+  }
+  return tools;
 }

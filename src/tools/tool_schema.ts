@@ -12,7 +12,8 @@
  * - `uniqueItems` compares canonical JSON texts in a set instead of ajv's
  *   pairwise comparison (quadratic for items of no declared scalar type).
  *
- * Each schema object is compiled once and cached by identity. ajv is
+ * Each schema object is compiled once and cached by identity; the built-in
+ * tools' come compiled ahead of time (`builtin_validators.js`). ajv is
  * imported on first use (~40 ms a run without tool calls never pays), RE2
  * only for a schema that has patterns. ajv runs non-strict (user schemas may
  * carry extra keywords and formats) and silent (it never writes to the console),
@@ -133,6 +134,17 @@ export type CompiledSchema =
 
 /** Compiled schemas per schema object. */
 const compiled = new WeakMap<object, CompiledSchema>();
+
+/**
+ * Gives `parameters` a validator compiled ahead of time (a built-in tool's,
+ * `builtin_validators.js`), so {@link compileToolSchema} never loads ajv for it.
+ */
+export function usePrecompiledSchema(
+  parameters: Readonly<Record<string, unknown>>,
+  validate: ValidateFunction,
+): void {
+  if (!compiled.has(parameters)) compiled.set(parameters, { validate });
+}
 
 /** The validator of `parameters`, or why the schema is invalid (ajv's or RE2's words). */
 export async function compileToolSchema(
