@@ -1,13 +1,9 @@
 /**
  * The interactive chat: keys in, frames out, turns run through the backend.
  *
- * - Idle: Enter sends the editor's text (or runs a `/` command). During a
- *   turn Enter queues it (see `turns.ts`).
- * - Esc interrupts a running turn (with messages queued and an empty editor,
- *   it first takes the last queued one back). Ctrl+C interrupts a running
- *   turn, clears a non-empty editor, and on an idle empty one quits when
- *   pressed twice within {@link QUIT_WINDOW_MS}. Ctrl+D on an empty editor
- *   quits.
+ * - What a key does is `chat_keys.ts`'s pure step; this module applies it.
+ *   Enter during a turn queues the text (see `turns.ts`).
+ * - What a frame shows is `chat_frame.ts`'s renderer over the parts.
  * - `/` at the start completes commands, `@` completes files (a popup above
  *   the editor: ↑/↓, Tab or Enter, Esc).
  * - Frames are coalesced: at most one per {@link FRAME_MS}.
@@ -15,28 +11,27 @@
  * @module
  */
 
-import type { Message } from "../../llm/messages.ts";
-import type { ChatBackend, Choice } from "./backend.ts";
+import type { ChatBackend } from "./backend.ts";
 import { runCommand } from "./commands.ts";
 import { createCompleter } from "./completer.ts";
-import type { ChatControls } from "./controls.ts";
+import { createControls } from "./controls.ts";
 import { browseHistory, createEditor, moveVertically, setText, submitText } from "./editor.ts";
 import { applyEditorKey } from "./editor_keys.ts";
 import { renderEditor } from "./editor_view.ts";
 import { editExternally } from "./external_editor.ts";
 import { createKeyParser, type Key } from "./keys.ts";
 import type { Overlay } from "./overlay.ts";
-import { createPicker } from "./picker.ts";
 import { createScreen } from "./screen.ts";
 import { activityRow, statusRow } from "./status.ts";
 import type { Theme } from "./style.ts";
 import type { Term } from "./term.ts";
 import { createTranscript } from "./transcript.ts";
-import { createTurns, storedContextTokens } from "./turns.ts";
-import { markColumn, truncate } from "./width.ts";
+import { createTurns } from "./turns.ts";
+import { truncate } from "./width.ts";
+import { chatKeyEffect, QUIT_WINDOW_MS } from "./chat_keys.ts";
+import { frameRows } from "./chat_frame.ts";
+import { showStart, type StartData } from "./chat_start.ts";
 
-/** A second Ctrl+C within this window quits. */
-export const QUIT_WINDOW_MS = 2_000;
 /** The shortest time between two frames (30 fps). */
 export const FRAME_MS = 33;
 /** How long a lone Esc waits for the rest of a sequence. */
@@ -71,16 +66,6 @@ export interface AppOptions {
 
 const isQuitKey = (key: Key) =>
   key.type === "key" && key.ctrl && !key.alt && (key.name === "c" || key.name === "d");
-
-/** What the chat shows once the backend has loaded. */
-export interface StartData {
-  /** The stored conversation of a resumed session, shown first. */
-  readonly replay: readonly Message[];
-  /** The sessions the `-r` picker offers (none: nothing stored yet); null without `-r`. */
-  readonly start: readonly Choice[] | null;
-  /** Earlier prompts of this workspace, oldest first. */
-  readonly history: readonly string[];
-}
 
 /** Runs the chat until the person quits; resolves to the exit code. */
 export function runApp(options: AppOptions): Promise<number> {
@@ -166,33 +151,27 @@ export function runApp(options: AppOptions): Promise<number> {
     }
     const { commit, live } = transcript.frame(width, now);
     screen.commit(commit);
-    const bottom: string[] = [];
-    for (const queued of turns.queue) {
-      bottom.push(truncate(theme.dim(`⏵ queued: ${queued.replace(/\s+/g, " ")}`), width - 1));
-    }
     const startedAt = turns.startedAt();
-    if (startedAt !== null) {
-      const activity = transcript.activity() ?? "working";
-      bottom.push(activityRow(activity, now - startedAt, now, width, theme));
-    }
-    if (overlay === null) { for (const row of completer.rows(width)) bottom.push(row); }
     const drawn = overlay?.render(width, now) ?? renderEditor(editor, {
       width,
       theme,
       maxRows: Math.max(1, Math.floor(term.rows / 3)),
       placeholder: startedAt === null ? "Ask the agent something" : "Type to queue a message",
     });
-    const caret = drawn.caret === null
-      ? null
-      : { row: bottom.length + drawn.caret.row, col: drawn.caret.col };
-    for (const row of drawn.rows) bottom.push(row);
-    bottom.push(statusRow(statusInfo(now), width, theme));
-    const room = Math.max(0, term.rows - 1 - bottom.length);
-    const shown = live.length > room ? live.slice(live.length - room) : live;
-    // The cursor is drawn, not the terminal's: the terminal's stays parked on the last row,
-    // so when the width changes every row it re-wraps is above it (see screen.ts).
-    if (caret !== null) bottom[caret.row] = markColumn(bottom[caret.row] ?? "", caret.col);
-    screen.draw([...shown, ...bottom], null);
+    const rows = frameRows({
+      live,
+      queued: turns.queue,
+      activity: startedAt === null
+        ? null
+        : activityRow(transcript.activity() ?? "working", now - startedAt, now, width, theme),
+      popup: overlay === null ? completer.rows(width) : [],
+      input: drawn,
+      status: statusRow(statusInfo(now), width, theme),
+      width,
+      height: term.rows,
+      theme,
+    });
+    screen.draw(rows, null);
   }
 
   function statusInfo(now: number) {
@@ -272,29 +251,39 @@ export function runApp(options: AppOptions): Promise<number> {
     // Typing, not answering: a question that appears now guards against it.
     lastKeyAt = now;
     if (completer.key(key)) return invalidate();
-    const running = turns.startedAt() !== null;
-    if (key.type === "key" && !key.alt && !key.shift) {
-      if (key.name === "enter" && !key.ctrl) return submit();
-      if (key.ctrl && key.name === "c") {
-        if (running) turns.interrupt();
-        else if (editor.text !== "") setText(editor, "");
-        else if (quitArmedAt !== null && now - quitArmedAt <= QUIT_WINDOW_MS) return void quit(0);
-        else {
+    const effect = chatKeyEffect(
+      {
+        running: turns.startedAt() !== null,
+        editorEmpty: editor.text === "",
+        queued: turns.queue.length,
+        quitArmedAt,
+      },
+      key,
+      now,
+    );
+    switch (effect.kind) {
+      case "submit":
+        return submit();
+      case "quit":
+        return void quit(0);
+      case "external_editor":
+        return void externalEdit();
+      case "interrupt":
+      case "clear_editor":
+      case "arm_quit":
+        if (effect.kind === "interrupt") turns.interrupt();
+        if (effect.kind === "clear_editor") setText(editor, "");
+        if (effect.kind === "arm_quit") {
           quitArmedAt = now;
           say("ctrl+c again to quit", QUIT_WINDOW_MS);
         }
-        completer.refresh();
+        // Ctrl+C: the popup follows the editor.
+        if (effect.kind !== "interrupt" || effect.ctrlC) completer.refresh();
         return invalidate();
-      }
-      if (key.ctrl && key.name === "d" && editor.text === "") return void quit(0);
-      if (key.ctrl && key.name === "g") return void externalEdit();
-      if (key.name === "escape") {
-        if (running && editor.text === "" && turns.queue.length > 0) {
-          setText(editor, turns.queue.pop()!);
-        } else turns.interrupt();
+      case "take_back_queued":
+        setText(editor, turns.queue.pop()!);
         return invalidate();
-      }
-      if (key.ctrl && key.name === "o") {
+      case "toggle_expanded":
         expanded = !expanded;
         // Finished blocks are in the scrollback: the last collapsed one is printed again, whole.
         if (expanded) transcript.expandLast(width, now);
@@ -302,14 +291,15 @@ export function runApp(options: AppOptions): Promise<number> {
           expanded ? "tool output and thinking shown whole" : "tool output and thinking collapsed",
         );
         return invalidate();
-      }
-      if (key.name === "up" || key.name === "down") {
-        const direction = key.name === "up" ? -1 : 1;
-        if (!moveVertically(editor, direction, Math.max(4, width - 4))) {
-          browseHistory(editor, direction);
+      case "vertical":
+        if (!moveVertically(editor, effect.direction, Math.max(4, width - 4))) {
+          browseHistory(editor, effect.direction);
         }
         return invalidate();
-      }
+      case "edit":
+        break;
+      default:
+        effect satisfies never;
     }
     if (applyEditorKey(editor, key)) {
       completer.refresh();
@@ -327,12 +317,12 @@ export function runApp(options: AppOptions): Promise<number> {
     }
   }
 
-  const controls: ChatControls = {
+  const controls = createControls({
     backend,
     transcript,
     editor,
     theme,
-    busy: () => turns.startedAt() !== null,
+    turns,
     say,
     invalidate,
     quit: () => void quit(0),
@@ -341,66 +331,25 @@ export function runApp(options: AppOptions): Promise<number> {
       invalidate();
     },
     write: (text) => term.write(text),
-    pick(title, choices, pick, cancel) {
-      overlay = createPicker({
-        title,
-        choices,
-        theme,
-        pick(choice) {
-          overlay = null;
-          Promise.resolve(pick(choice)).catch((error: unknown) => {
-            transcript.addNotice(error instanceof Error ? error.message : String(error), "error");
-          }).finally(invalidate);
-        },
-        cancel() {
-          overlay = null;
-          cancel?.();
-          invalidate();
-        },
-      });
-      invalidate();
-    },
-    showSession(messages) {
-      contextTokens = storedContextTokens(messages);
-      transcript.replay(messages);
-    },
-    compact() {
-      turns.runTask((handlers) => backend.compact(handlers));
-    },
-  };
+    setOverlay: (next) => (overlay = next),
+    setContextTokens: (tokens) => (contextTokens = tokens),
+  });
 
   options.signal.addEventListener("abort", () => void quit(130), { once: true });
   term.start({ onInput, onResize: invalidate, onHangup: () => void quit(130) });
   draw();
   const firstPrompt = options.prompt?.trim() ? options.prompt : undefined;
   const empty: StartData = { replay: [], start: null, history: [] };
-  (options.loaded ?? Promise.resolve(empty)).then(({ replay, start, history }) => {
+  (options.loaded ?? Promise.resolve(empty)).then((data) => {
     if (quitting) return;
-    // At most 500 prompts (chat_history.ts): small enough to spread.
-    editor.history.unshift(...history);
-    if (replay.length > 0) controls.showSession(replay);
     const keys = held ?? [];
     held = null;
     // Keys typed ahead always reach the editor: after the -r picker has closed, if there is one.
-    const begin = () => {
+    showStart(data, controls, () => {
       if (firstPrompt !== undefined) turns.send(firstPrompt);
       for (const key of keys) onKey(key);
       invalidate();
-    };
-    if (start === null) return begin();
-    if (start.length === 0) {
-      transcript.addNotice("no stored session in this workspace yet: this is a new one", "info");
-      return begin();
-    }
-    controls.pick("Resume a session", start, async (choice) => {
-      try {
-        controls.showSession(await backend.resume(choice.value));
-        transcript.addNotice(`resumed session ${choice.value}`, "faint");
-      } finally {
-        begin();
-      }
-    }, begin);
-    invalidate();
+    });
   }, (error: unknown) => void quit(1, error));
   return finished;
 }
