@@ -722,3 +722,65 @@ Deno.test("acp offers the model and the reasoning level as config options, and t
   const lines = await env.readSession(sessionId);
   assert.ok(lines.some((line) => line.kind === "model" && line.model === "fake/big"));
 });
+
+Deno.test("acp reads and edits the editor's buffers when it offers fs, and never asks it for a path outside the workspace", async () => {
+  await using provider = await startFakeProvider([
+    {
+      toolCalls: [
+        { id: "r1", name: "read", arguments: { path: "notes.txt" } },
+        {
+          id: "e1",
+          name: "edit",
+          arguments: { path: "notes.txt", old_string: "old line", new_string: "new line" },
+        },
+        { id: "o1", name: "read", arguments: { path: "../outside.txt" } },
+        { id: "o2", name: "write", arguments: { path: "../outside.txt", content: "disk" } },
+      ],
+    },
+    { text: "Done." },
+  ]);
+  await using env = await createTestEnv({ provider });
+  await env.writeAgent("files", FILES_AGENT);
+  const notes = `${env.workdir}/notes.txt`;
+  await Deno.writeTextFile(notes, "saved\nold line\n");
+  await Deno.writeTextFile(`${env.root}/outside.txt`, "outside\n");
+  const buffers = new Map([[notes, "unsaved\nold line\n"]]);
+  await using editor = await editorFor(env, { args: ["-a", "files", "-y"], buffers });
+  await editor.agent.request(
+    acp.methods.agent.initialize,
+    initializeRequest({ fs: { readTextFile: true, writeTextFile: true } }),
+  );
+  const { sessionId } = await editor.agent.request(acp.methods.agent.session.new, {
+    cwd: env.workdir,
+    mcpServers: [],
+  });
+  const response = await editor.agent.request(acp.methods.agent.session.prompt, {
+    sessionId,
+    prompt: [{ type: "text", text: "edit the buffer" }],
+  });
+  assert.equal(response.stopReason, "end_turn");
+  // The model read and changed the unsaved buffer; the disk is as it was.
+  const results = toolUpdates(editor.updates).filter((update) =>
+    update.sessionUpdate === "tool_call_update"
+  );
+  assert.match(JSON.stringify(results[0]), /unsaved/);
+  assert.equal(buffers.get(notes), "unsaved\nnew line\n");
+  assert.equal(await Deno.readTextFile(notes), "saved\nold line\n");
+  assert.deepEqual(results[1]?.content?.[1], {
+    type: "diff",
+    path: notes,
+    oldText: "unsaved\nold line\n",
+    newText: "unsaved\nnew line\n",
+  });
+  assert.deepEqual([...new Set(editor.fsRequests.map((request) => request.method))], [
+    "read",
+    "write",
+  ]);
+  // A path outside the workspace is the disk's, never the editor's.
+  assert.ok(
+    editor.fsRequests.every((request) => request.path === notes),
+    JSON.stringify(editor.fsRequests),
+  );
+  assert.match(JSON.stringify(results[2]), /outside/);
+  assert.equal(await Deno.readTextFile(`${env.root}/outside.txt`), "disk");
+});

@@ -1,7 +1,8 @@
 /**
  * The `diff` content of a successful `write` or `edit`: the file's text is
  * read when the call is announced — synchronously, inside the event, so
- * before the tool runs — and again once it succeeded. Files over
+ * before the tool runs — and again once it succeeded; a write the editor did
+ * (its buffer, through `fs/write_text_file`) is shown as it was written. Files over
  * {@link MAX_DIFF_BYTES}, binary ones and ones that are not UTF-8 get no
  * diff (the result text still says what changed).
  *
@@ -28,6 +29,8 @@ interface Before {
 export interface FileDiffs {
   /** Reads the file a `write` or `edit` call will change; other calls are ignored. */
   before(callId: string, name: string, args: unknown): void;
+  /** A write the editor did for the call (`client_files.ts`): its diff wins over the disk's. */
+  record(callId: string, write: { path: string; oldText: string | null; newText: string }): void;
   /** The diff of the call, once its result came: none when it failed or was not tracked. */
   after(callId: string, isError: boolean): ToolCallContent[];
 }
@@ -35,7 +38,11 @@ export interface FileDiffs {
 /** Tracks the diffs of one prompt's calls in workspace `workdir`. */
 export function createFileDiffs(workdir: string): FileDiffs {
   const pending = new Map<string, Before>();
+  const written = new Map<string, ToolCallContent>();
   return {
+    record(callId, write) {
+      written.set(callId, { type: "diff", ...write });
+    },
     before(callId, name, args) {
       if ((name !== "write" && name !== "edit") || !isRecord(args)) return;
       const { path } = args;
@@ -46,8 +53,12 @@ export function createFileDiffs(workdir: string): FileDiffs {
     },
     after(callId, isError) {
       const before = pending.get(callId);
+      const edited = written.get(callId);
       pending.delete(callId);
-      if (before === undefined || isError) return [];
+      written.delete(callId);
+      if (isError) return [];
+      if (edited !== undefined) return [edited];
+      if (before === undefined) return [];
       const newText = readText(before.path);
       if (newText === undefined || newText === null || newText === before.oldText) return [];
       return [{ type: "diff", path: before.path, oldText: before.oldText, newText }];

@@ -74,12 +74,14 @@ export async function runPrompt(
     signal: controller.signal,
   });
   session.turn = { controller, done: running };
+  if (session.files !== null) session.files.onWrite = updates.recordWrite;
   try {
     const outcome = await running;
     await sent;
     return { stopReason: stopReasonOf(outcome, updates) };
   } finally {
     signal.removeEventListener("abort", stop);
+    if (session.files !== null) session.files.onWrite = null;
     session.turn = null;
   }
 }

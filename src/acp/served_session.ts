@@ -20,6 +20,7 @@ import type { SessionUpdate } from "@agentclientprotocol/sdk";
 import { branchContext } from "../sessions/history.ts";
 import { readSessionFile } from "../sessions/reader.ts";
 import { replayUpdates } from "./replay.ts";
+import type { ClientFiles } from "./client_files.ts";
 
 /** What every session of one `rienda acp` process runs (its flags). */
 export interface AcpAgentOptions {
@@ -41,6 +42,8 @@ export interface AcpAgentOptions {
 export interface ServedSession {
   readonly id: string;
   readonly conversation: InteractiveSession;
+  /** The editor's files, when it advertises them (`client_files.ts`). */
+  readonly files: ClientFiles | null;
   /** Question keys the editor answered "Always allow" (`permission.ts`). */
   readonly always: Set<string>;
   /** The prompt running now: its interrupt and its end. */
@@ -56,6 +59,8 @@ export interface OpenServedSession {
   readonly stored: boolean;
   /** The editor's MCP servers, started for every prompt next to the agent's. */
   readonly mcpServers: readonly McpServerSettings[];
+  /** The editor's files, which `read`, `write` and `edit` go through. */
+  readonly files: ClientFiles | null;
 }
 
 /**
@@ -81,8 +86,9 @@ export async function openServedSession(
     newSessionId: stored ? undefined : id,
     mcpServers: open.mcpServers,
     sandbox: options.sandbox,
+    editorFiles: open.files ?? undefined,
   });
-  return { id, conversation, always: new Set(), turn: null };
+  return { id, conversation, files: open.files, always: new Set(), turn: null };
 }
 
 /** The updates that show a loaded session's active branch again (`replay.ts`). */

@@ -23,6 +23,7 @@ import { errorMessage } from "../base/unknown.ts";
 import { runPrompt } from "./prompt_turn.ts";
 import { editorMcpServers } from "./editor_mcp_servers.ts";
 import { configOptions, setConfigOption } from "./config_options.ts";
+import { type ClientFsCapabilities, createClientFiles } from "./client_files.ts";
 import {
   type AcpAgentOptions,
   type OpenServedSession,
@@ -75,6 +76,8 @@ const AUTH_METHODS: acp.AuthMethod[] = [
 export async function serveAcp(options: ServeAcpOptions): Promise<void> {
   const { log, signal } = options;
   const { env } = options.agent;
+  /** What the client advertised of `fs` in `initialize`. */
+  let fs: ClientFsCapabilities = { readTextFile: false, writeTextFile: false };
   const sessions = new Map<string, ServedSession>();
   const served = (id: string): ServedSession => {
     const session = sessions.get(id);
@@ -91,21 +94,33 @@ export async function serveAcp(options: ServeAcpOptions): Promise<void> {
     }
   };
   const app = acp.agent({ name: "rienda" })
-    .onRequest(acp.methods.agent.initialize, () => ({
-      protocolVersion: acp.PROTOCOL_VERSION,
-      agentCapabilities: {
-        loadSession: true,
-        promptCapabilities: { image: false, audio: false, embeddedContext: true },
-        mcpCapabilities: { http: true, sse: true },
-      },
-      authMethods: AUTH_METHODS,
-      agentInfo: { name: "rienda", title: "rienda", version: VERSION },
-    }))
+    .onRequest(acp.methods.agent.initialize, ({ params }) => {
+      fs = {
+        readTextFile: params.clientCapabilities?.fs?.readTextFile === true,
+        writeTextFile: params.clientCapabilities?.fs?.writeTextFile === true,
+      };
+      return {
+        protocolVersion: acp.PROTOCOL_VERSION,
+        agentCapabilities: {
+          loadSession: true,
+          promptCapabilities: { image: false, audio: false, embeddedContext: true },
+          mcpCapabilities: { http: true, sse: true },
+        },
+        authMethods: AUTH_METHODS,
+        agentInfo: { name: "rienda", title: "rienda", version: VERSION },
+      };
+    })
     .onRequest(acp.methods.agent.authenticate, () => ({}))
-    .onRequest(acp.methods.agent.session.new, async ({ params }) => {
+    .onRequest(acp.methods.agent.session.new, async ({ params, client }) => {
       const workdir = await checkedWorkdir(params.cwd);
       const id = newSessionId();
-      const session = await opened({ id, workdir, stored: false, mcpServers: mcp(params) });
+      const session = await opened({
+        id,
+        workdir,
+        stored: false,
+        mcpServers: mcp(params),
+        files: createClientFiles({ client, sessionId: id, workdir, capabilities: fs }),
+      });
       sessions.set(id, session);
       return { sessionId: id, configOptions: await configOptions(session.conversation, env) };
     })
@@ -118,6 +133,12 @@ export async function serveAcp(options: ServeAcpOptions): Promise<void> {
         workdir,
         stored: true,
         mcpServers: mcp(params),
+        files: createClientFiles({
+          client,
+          sessionId: params.sessionId,
+          workdir,
+          capabilities: fs,
+        }),
       });
       const updates = await storedUpdates(session).catch(async (error: unknown) => {
         await session.conversation.close();

@@ -12,6 +12,7 @@
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
 import type { EventSink } from "../engine/events.ts";
 import { createFileDiffs } from "./file_diffs.ts";
+import type { ClientWrite } from "./client_files.ts";
 import { toolCallView } from "./tool_call_view.ts";
 
 /** A tool call between its `tool_call` and its result. */
@@ -37,6 +38,8 @@ export interface TurnUpdates {
   runningCall(): RunningCall | undefined;
   /** Whether the model stopped an answer on its content filter. */
   refused(): boolean;
+  /** A write the editor did for the running call: its diff is the call's. */
+  recordWrite(write: ClientWrite): void;
 }
 
 /** Maps the events of one prompt to updates. */
@@ -111,5 +114,12 @@ export function createTurnUpdates(options: TurnUpdatesOptions): TurnUpdates {
       }
     }
   };
-  return { emit, runningCall: () => running, refused: () => refused };
+  return {
+    emit,
+    runningCall: () => running,
+    refused: () => refused,
+    recordWrite(write) {
+      if (running !== undefined) diffs.record(running.id, write);
+    },
+  };
 }

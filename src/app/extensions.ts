@@ -18,6 +18,7 @@
 
 import { join } from "node:path";
 import type { AgentDefinition } from "../agents/agent_file.ts";
+import type { EditorFiles } from "../tools/editor_files.ts";
 import { withEntryNames } from "../agents/entry_options.ts";
 import type { RiendaPaths } from "../config/paths.ts";
 import type { HookCallReport, HookRunner } from "../engine/hooks.ts";
@@ -115,6 +116,8 @@ export interface RunExtensionsRequest extends Omit<ExtensionContextOptions, "age
   readonly agent: AgentDefinition;
   /** Whom the `agent` tool can call and how; absent: it cannot. */
   readonly delegation?: Delegation | undefined;
+  /** An editor's files, which `read`, `write` and `edit` go through (`tools/editor_files.ts`). */
+  readonly editorFiles?: EditorFiles | undefined;
   /** `hooks:` of `config.yaml`, run for every agent; none when absent. */
   readonly configHooks?: readonly HookEntry[];
   /** The file `config.yaml` was read from, named in messages. */
@@ -151,6 +154,7 @@ export async function loadRunExtensions(request: RunExtensionsRequest): Promise<
     },
     request.delegation,
     request.sandbox ?? null,
+    request.editorFiles,
   );
   const byName = new Map(builtins.map((tool) => [tool.name, tool]));
   const ordered = runHookOrder({

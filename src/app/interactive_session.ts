@@ -22,6 +22,7 @@
  * @module
  */
 
+import type { EditorFiles } from "../tools/editor_files.ts";
 import type { AgentDefinition } from "../agents/agent_file.ts";
 import type { SandboxMode } from "../sandbox/sandbox_setting.ts";
 import { agentSources } from "../agents/agent_sources.ts";
@@ -75,6 +76,8 @@ export interface InteractiveSessionOptions {
    * turn (an editor gets it from `session/new`); absent: a fresh one.
    */
   readonly newSessionId?: string | undefined;
+  /** An editor's files, which every turn's `read`, `write` and `edit` go through. */
+  readonly editorFiles?: EditorFiles | undefined;
   /** MCP servers started for every turn next to the agent's own (an editor's), every tool offered. */
   readonly mcpServers?: readonly McpServerSettings[] | undefined;
   /** `--record FILE`: one cassette for every turn (docs/testing.md). */
@@ -256,6 +259,7 @@ export async function openInteractiveSession(
     continueSession: chat.stored === null ? undefined : { kind: "id", id: chat.stored.id },
     newSessionId: chat.stored === null ? chat.newId : undefined,
     extraMcpServers: options.mcpServers,
+    editorFiles: options.editorFiles,
     model: chat.model,
     workdir,
     config: options.config,

@@ -7,6 +7,7 @@
  * @module
  */
 
+import type { EditorFiles } from "../tools/editor_files.ts";
 import { resolve } from "node:path";
 import { agentSources } from "../agents/agent_sources.ts";
 import { loadConfig, type McpServerSettings } from "../config/config.ts";
@@ -82,6 +83,8 @@ export interface RunRequest {
   readonly confirm?: ExtensionRunContext["confirm"];
   /** Shows `ctx.notify`; absent without a UI. */
   readonly notify?: ExtensionRunContext["notify"];
+  /** An editor's files, which `read`, `write` and `edit` go through (`tools/editor_files.ts`). */
+  readonly editorFiles?: EditorFiles | undefined;
   /** MCP servers the front end adds to the agent's (an editor's), every tool offered. */
   readonly extraMcpServers?: readonly McpServerSettings[] | undefined;
   /** Aborts loading the extensions on interrupt. */
@@ -175,6 +178,7 @@ export async function prepareRun(request: RunRequest): Promise<RunPlan> {
   const extensions = await loadRunTools({
     mcpServers: config.mcpServers,
     extraMcpServers: request.extraMcpServers,
+    editorFiles: request.editorFiles,
     env: request.env,
     secrets: request.secrets,
     paths,

@@ -21,6 +21,8 @@ import * as precompiled from "./builtin_validators.js";
 import { usePrecompiledSchema } from "./tool_schema.ts";
 import type { ValidateFunction } from "ajv";
 
+import type { EditorFiles } from "./editor_files.ts";
+
 export { type Approval, type ApprovalQuestion, type GuardedPath, NO_APPROVAL } from "./approval.ts";
 
 /**
@@ -28,23 +30,25 @@ export { type Approval, type ApprovalQuestion, type GuardedPath, NO_APPROVAL } f
  * what `write` and `edit` may do outside the workspace (nothing, by default)
  * and which of rienda's own files `read`, `grep`, `edit` and `write` may touch;
  * `delegation` is whom `agent` can call and how (none: it cannot); `sandbox`
- * confines the commands of `shell` (docs/sandbox.md).
+ * confines the commands of `shell` (docs/sandbox.md); `files` are an
+ * editor's, which `read`, `write` and `edit` go through (`editor_files.ts`).
  */
 export function builtinTools(
   approval: Approval = NO_APPROVAL,
   delegation?: Delegation,
   sandbox: CommandSandbox | null = null,
+  files?: EditorFiles,
 ): Tool[] {
   const tools = [
     createAgentTool(delegation),
-    createEditTool(approval),
+    createEditTool(approval, files),
     createFindTool(),
     createGrepTool(approval),
     createHttpTool(),
     createLsTool(),
-    createReadTool(approval),
+    createReadTool(approval, files),
     createShellTool(sandbox),
-    createWriteTool(approval),
+    createWriteTool(approval, files),
   ];
   // Keyed by the built-in's own parameters object (a constant, in step with the generated file:
   // generate_builtin_validators_test.ts): a user tool of the same name gets ajv's.

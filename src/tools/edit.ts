@@ -20,6 +20,7 @@
 
 import { dirname } from "node:path";
 import { type Approval, checkWrite } from "./approval.ts";
+import { type EditorFiles, editorFilesFor } from "./editor_files.ts";
 import { lineNumbersOf, listNumbers, notFoundHint, occurrences } from "./edit_match.ts";
 import { missingPathMessage } from "./missing_path.ts";
 import { shortDiff } from "./short_diff.ts";
@@ -152,9 +153,15 @@ function replaceIn(
 }
 
 /** Creates `target` with `content` (an empty `old_string` on a missing file). */
-async function createFile(target: string, content: string, shown: string): Promise<ToolResult> {
+async function createFile(
+  target: string,
+  content: string,
+  shown: string,
+  editor: { files: EditorFiles | null; signal: AbortSignal },
+): Promise<ToolResult> {
   await Deno.mkdir(dirname(target), { recursive: true });
-  await writeFileAtomic(target, encoder.encode(content));
+  if (editor.files === null) await writeFileAtomic(target, encoder.encode(content));
+  else await editor.files.writeText(target, content, editor.signal);
   return textResult(`created ${shown} (${lineCount(countTextLines(content))})`);
 }
 
@@ -199,12 +206,23 @@ async function readForEdit(
   return concatBytes(chunks, total);
 }
 
+/** The bytes of an editor's text, or why it is not edited (as {@link readForEdit} says). */
+function editorBytes(text: string, shown: string): Uint8Array | string {
+  const bytes = encoder.encode(text);
+  if (bytes.length > MAX_EDIT_BYTES) return tooLarge(shown, bytes.length);
+  if (looksBinary(bytes.subarray(0, SAMPLE_BYTES))) {
+    return `${shown} is a binary file: edit changes text files only`;
+  }
+  return bytes;
+}
+
 async function editFile(
   edit: EditArgs,
   target: string,
   shown: string,
-  context: { workdir: string; signal: AbortSignal },
+  context: { workdir: string; signal: AbortSignal; files: EditorFiles | undefined },
 ): Promise<ToolResult> {
+  const files = await editorFilesFor(context.files, target);
   let bytes: Uint8Array | string;
   try {
     // Checked before opening: opening a pipe would wait for a writer.
@@ -214,10 +232,14 @@ async function editFile(
     }
     if (!info.isFile) return errorResult(notRegularFile(shown));
     using file = await Deno.open(target, { read: true });
-    bytes = await readForEdit(file, shown, context.signal);
+    bytes = files === null
+      ? await readForEdit(file, shown, context.signal)
+      : editorBytes(await files.readText(target, context.signal), shown);
   } catch (error) {
     if (!(error instanceof Deno.errors.NotFound)) throw error;
-    if (edit.oldString === "") return await createFile(target, edit.newString, shown);
+    if (edit.oldString === "") {
+      return await createFile(target, edit.newString, shown, { files, signal: context.signal });
+    }
     return errorResult(await missingPathMessage(context.workdir, target, context.signal));
   }
   if (typeof bytes === "string") return errorResult(bytes);
@@ -227,14 +249,19 @@ async function editFile(
   const normalised = { ...edit, oldString: crlf(edit.oldString), newString: crlf(edit.newString) };
   const changed = replaceIn(file.text, normalised, shown);
   if ("error" in changed) return errorResult(changed.error);
-  await writeFileAtomic(target, encodeFile(file, changed.text));
+  const encoded = encodeFile(file, changed.text);
+  if (files === null) await writeFileAtomic(target, encoded);
+  else await files.writeText(target, new TextDecoder().decode(encoded), context.signal);
   const { count } = changed;
   const summary = `edited ${shown} (${count} replacement${count === 1 ? "" : "s"})`;
   return textResult(`${summary}\n${shortDiff(file.text, changed.text)}`);
 }
 
-/** The built-in `edit` tool; `approval` decides edits outside the workspace. */
-export function createEditTool(approval: Approval): Tool {
+/**
+ * The built-in `edit` tool; `approval` decides edits outside the workspace;
+ * `files`, when given, are the editor's (`editor_files.ts`).
+ */
+export function createEditTool(approval: Approval, files?: EditorFiles): Tool {
   return {
     name: "edit",
     description: DESCRIPTION,
@@ -261,7 +288,7 @@ export function createEditTool(approval: Approval): Tool {
       });
       if (refusal !== null) return errorResult(refusal);
       try {
-        return await editFile(edit, resolved.path, shown, context);
+        return await editFile(edit, resolved.path, shown, { ...context, files });
       } catch (error) {
         if (context.signal.aborted) throw error;
         return errorResult(`cannot edit ${shown}: ${errorMessage(error)}`);

@@ -18,6 +18,7 @@
  */
 
 import { type Approval, checkGuarded } from "./approval.ts";
+import { type EditorFiles, editorFilesFor } from "./editor_files.ts";
 import { missingPathMessage } from "./missing_path.ts";
 import { errorResult, textResult, type Tool, type ToolResult } from "./tool.ts";
 import { displayPath, resolveToolPath } from "./tool_paths.ts";
@@ -103,7 +104,7 @@ function numbered(number: number, bytes: Uint8Array, fullBytes: number): string 
 
 /** Streams the file once: counts its lines and keeps the numbered lines from `offset` on. */
 async function scan(
-  file: Deno.FsFile,
+  file: { read(buffer: Uint8Array): Promise<number | null> },
   size: number,
   window: { offset: number; limit: number },
   signal: AbortSignal,
@@ -175,8 +176,25 @@ function formatScan(result: Scan, shownPath: string, offset: number): ToolResult
   return textResult(lines.join("\n"));
 }
 
-/** The built-in `read` tool; `approval` decides reads of rienda's own files. */
-export function createReadTool(approval: Approval): Tool {
+/** A reader over `bytes`, as a file is read (a text an editor gave). */
+function bytesReader(bytes: Uint8Array): { read(buffer: Uint8Array): Promise<number | null> } {
+  let at = 0;
+  return {
+    read(buffer) {
+      if (at >= bytes.length) return Promise.resolve(null);
+      const count = Math.min(buffer.length, bytes.length - at);
+      buffer.set(bytes.subarray(at, at + count));
+      at += count;
+      return Promise.resolve(count);
+    },
+  };
+}
+
+/**
+ * The built-in `read` tool; `approval` decides reads of rienda's own files;
+ * `files`, when given, are the editor's (`editor_files.ts`).
+ */
+export function createReadTool(approval: Approval, files?: EditorFiles): Tool {
   return {
     name: "read",
     description: DESCRIPTION,
@@ -212,6 +230,17 @@ export function createReadTool(approval: Approval): Tool {
         return errorResult(`cannot read ${shown}: ${errorMessage(error)}`);
       }
       try {
+        const editor = await editorFilesFor(files, absolute);
+        if (editor !== null) {
+          const bytes = new TextEncoder().encode(await editor.readText(absolute, context.signal));
+          const result = await scan(
+            bytesReader(bytes),
+            bytes.length,
+            { offset, limit },
+            context.signal,
+          );
+          return formatScan(result, shown, offset);
+        }
         const info = await file.stat();
         const result = await scan(file, info.size, { offset, limit }, context.signal);
         return formatScan(result, shown, offset);

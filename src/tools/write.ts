@@ -19,6 +19,7 @@
 
 import { dirname } from "node:path";
 import { type Approval, checkWrite } from "./approval.ts";
+import { type EditorFiles, editorFilesFor } from "./editor_files.ts";
 import { shortDiff } from "./short_diff.ts";
 import { errorResult, textResult, type Tool } from "./tool.ts";
 import { danglingLink, displayPath, resolveToolPath, resolveWriteTarget } from "./tool_paths.ts";
@@ -74,8 +75,11 @@ async function textForDiff(
   }
 }
 
-/** The built-in `write` tool; `approval` decides writes outside the workspace. */
-export function createWriteTool(approval: Approval): Tool {
+/**
+ * The built-in `write` tool; `approval` decides writes outside the workspace;
+ * `files`, when given, are the editor's (`editor_files.ts`).
+ */
+export function createWriteTool(approval: Approval, files?: EditorFiles): Tool {
   return {
     name: "write",
     description: DESCRIPTION,
@@ -112,7 +116,9 @@ export function createWriteTool(approval: Approval): Tool {
           ? null
           : await textForDiff(target, info.size, context.signal);
         await Deno.mkdir(dirname(target), { recursive: true });
-        await writeFileAtomic(target, encoder.encode(content));
+        const editor = await editorFilesFor(files, target);
+        if (editor === null) await writeFileAtomic(target, encoder.encode(content));
+        else await editor.writeText(target, content, context.signal);
         const lines = countTextLines(content);
         if (was === null) return textResult(`created ${shown} (${lineCount(lines)})`);
         const summary = `replaced ${shown} (${lineCount(lines)}, was ${was})`;

@@ -22,6 +22,11 @@ export interface AcpClientOptions extends RiendaOptions {
   /** Arguments after `acp`. */
   readonly args?: readonly string[];
   readonly permission?: PermissionAnswer;
+  /**
+   * The editor's buffers, by absolute path: `fs/read_text_file` answers from
+   * them (an error for any other path) and `fs/write_text_file` sets them.
+   */
+  readonly buffers?: Map<string, string>;
   /** The `deno` arguments that run the CLI with its arguments (a bench's); default the dev task's. */
   readonly denoArgs?: (args: readonly string[]) => string[];
 }
@@ -35,6 +40,8 @@ export interface AcpClient extends AsyncDisposable {
   readonly updates: acp.SessionNotification[];
   /** Every permission request received, in order. */
   readonly permissionRequests: acp.RequestPermissionRequest[];
+  /** Every `fs/*` request received, in order: the method and the path. */
+  readonly fsRequests: { readonly method: string; readonly path: string }[];
   /** Resolves once `ready()` holds over the updates; rejects after `timeoutMs`. */
   waitForUpdate(
     ready: (updates: readonly acp.SessionNotification[]) => boolean,
@@ -80,6 +87,8 @@ export async function startAcpClient(options: AcpClientOptions): Promise<AcpClie
   })();
   const updates: acp.SessionNotification[] = [];
   const permissionRequests: acp.RequestPermissionRequest[] = [];
+  const fsRequests: { method: string; path: string }[] = [];
+  const buffers = options.buffers;
   const app = acp.client({ name: "rienda-test-editor" })
     .onNotification(acp.methods.client.session.update, ({ params }) => {
       updates.push(params);
@@ -90,6 +99,18 @@ export async function startAcpClient(options: AcpClientOptions): Promise<AcpClie
       changed();
       if (options.permission === undefined) throw new Error("the test answers no permission");
       return await options.permission(params);
+    })
+    .onRequest(acp.methods.client.fs.readTextFile, ({ params }) => {
+      fsRequests.push({ method: "read", path: params.path });
+      const content = buffers?.get(params.path);
+      if (content === undefined) throw new Error(`no buffer for ${params.path}`);
+      return { content };
+    })
+    .onRequest(acp.methods.client.fs.writeTextFile, ({ params }) => {
+      fsRequests.push({ method: "write", path: params.path });
+      if (buffers === undefined) throw new Error("the test editor has no buffers");
+      buffers.set(params.path, params.content);
+      return {};
     });
   const stdin = child.stdin;
   const connection = app.connect(acp.ndJsonStream(stdin, forClient));
@@ -115,6 +136,7 @@ export async function startAcpClient(options: AcpClientOptions): Promise<AcpClie
     agent: connection.agent,
     updates,
     permissionRequests,
+    fsRequests,
     waitForUpdate: (ready, timeoutMs = 30_000) =>
       waitUntil(() => ready(updates), listeners, {
         timeoutMs,
