@@ -10,7 +10,7 @@
 import { spinnerFrame } from "./blocks.ts";
 import { terminalSafe } from "../terminal_text.ts";
 import type { Theme } from "./style.ts";
-import { formatTokens } from "./transcript.ts";
+import { formatTokens } from "./transcript_state.ts";
 import { textWidth, truncate } from "./width.ts";
 
 /** What the status line shows. */
