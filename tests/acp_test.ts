@@ -111,10 +111,7 @@ Deno.test("acp reports a tool call with its kind, title and result, then the ans
     prompt: [{ type: "text", text: "run it" }],
   });
   assert.equal(response.stopReason, "end_turn");
-  const tools = editor.updates.map((n) => n.update).filter((update) =>
-    update.sessionUpdate === "tool_call" || update.sessionUpdate === "tool_call_update"
-  );
-  assert.deepEqual(tools, [
+  assert.deepEqual(toolUpdates(editor.updates), [
     {
       sessionUpdate: "tool_call",
       toolCallId: "call_1",
@@ -308,10 +305,11 @@ Deno.test("rienda acp with stdin closed at once prints nothing and exits 0", asy
   assert.equal(result.stdout, "");
 });
 
-/** The tool updates of `updates`, in order. */
+/** The tool updates of `updates` but live output (the updates without a status), in order. */
 function toolUpdates(updates: readonly acp.SessionNotification[]): acp.SessionUpdate[] {
   return updates.map((n) => n.update).filter((update) =>
-    update.sessionUpdate === "tool_call" || update.sessionUpdate === "tool_call_update"
+    update.sessionUpdate === "tool_call" ||
+    (update.sessionUpdate === "tool_call_update" && update.status !== undefined)
   );
 }
 
@@ -783,4 +781,46 @@ Deno.test("acp reads and edits the editor's buffers when it offers fs, and never
   );
   assert.match(JSON.stringify(results[2]), /outside/);
   assert.equal(await Deno.readTextFile(`${env.root}/outside.txt`), "disk");
+});
+
+Deno.test("acp shows a running command's output as it comes, then its result", async () => {
+  const marker = `acp-live-${crypto.randomUUID()}`;
+  await using provider = await startFakeProvider([
+    {
+      toolCalls: [{
+        id: "s1",
+        name: "shell",
+        arguments: {
+          command: `echo first; while [ ! -e ${marker} ]; do sleep 0.05; done; echo second`,
+        },
+      }],
+    },
+    { text: "Done." },
+  ]);
+  await using env = await createTestEnv({ provider });
+  await using editor = await editorFor(env);
+  await editor.agent.request(acp.methods.agent.initialize, initializeRequest());
+  const { sessionId } = await editor.agent.request(acp.methods.agent.session.new, {
+    cwd: env.workdir,
+    mcpServers: [],
+  });
+  const pending = editor.agent.request(acp.methods.agent.session.prompt, {
+    sessionId,
+    prompt: [{ type: "text", text: "run" }],
+  });
+  // The command waits for the test: its first line must show while it still runs.
+  await editor.waitForUpdate((updates) =>
+    updates.some(({ update }) =>
+      update.sessionUpdate === "tool_call_update" && update.status === undefined &&
+      JSON.stringify(update.content).includes("first")
+    )
+  );
+  await Deno.writeTextFile(`${env.workdir}/${marker}`, "");
+  assert.equal((await pending).stopReason, "end_turn");
+  const done = toolUpdates(editor.updates).at(-1);
+  assert.ok(done?.sessionUpdate === "tool_call_update");
+  assert.deepEqual(done.content?.[0], {
+    type: "content",
+    content: { type: "text", text: "first\nsecond" },
+  });
 });

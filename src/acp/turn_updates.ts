@@ -1,7 +1,8 @@
 /**
  * A run's events → ACP `session/update`s: text and thinking deltas become
  * message and thought chunks, a tool call becomes `tool_call` (title, kind,
- * locations, raw input, `in_progress`) and its result a `tool_call_update`
+ * locations, raw input, `in_progress`), its live output `tool_call_update`s
+ * with the output so far (`live_output.ts`) and its result a `tool_call_update`
  * (`completed` or `failed`, with the result text, and for a `write` or
  * `edit` that changed a file its `diff`: `file_diffs.ts`). Notices, retries and
  * diagnostics are logs, not updates.
@@ -12,6 +13,7 @@
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
 import type { EventSink } from "../engine/events.ts";
 import { createFileDiffs } from "./file_diffs.ts";
+import { createLiveOutput } from "./live_output.ts";
 import type { ClientWrite } from "./client_files.ts";
 import { toolCallView } from "./tool_call_view.ts";
 
@@ -48,6 +50,7 @@ export function createTurnUpdates(options: TurnUpdatesOptions): TurnUpdates {
   let running: RunningCall | undefined;
   let refused = false;
   const diffs = createFileDiffs(options.workdir);
+  const live = createLiveOutput(send);
   const emit: EventSink = (event) => {
     // A subagent's events: its `agent` call is one tool call to the client.
     if (event.parent !== undefined) return;
@@ -77,8 +80,10 @@ export function createTurnUpdates(options: TurnUpdatesOptions): TurnUpdates {
         return;
       }
       case "tool_output":
+        live.add(event.id, event.text);
         return;
       case "tool_result":
+        live.end(event.id);
         if (running?.id === event.id) running = undefined;
         send({
           sessionUpdate: "tool_call_update",
@@ -107,6 +112,7 @@ export function createTurnUpdates(options: TurnUpdatesOptions): TurnUpdates {
         log(`compacted the conversation (${event.tokensBefore} tokens before)`);
         return;
       case "run_end":
+        live.close();
         return;
       default: {
         const unknown: never = event;
