@@ -20,6 +20,8 @@ export { failedClosed, refusedBy } from "../hooks/hook_chain.ts";
 export interface HookRunnerOptions {
   readonly host: ExtensionHost;
   readonly context: ExtensionRunContext;
+  /** How long `afterRun` hooks keep running once the run is interrupted (tests shorten it). */
+  readonly afterRunGraceMs?: number;
 }
 
 /** Builds the runner for `hooks`, in the order the agent lists them. */
@@ -29,5 +31,6 @@ export function createHookRunner(
 ): HookRunner {
   return createHookChain(hooks.map((hook) => createScriptHook(hook, options)), {
     notice: options.context.notice,
+    ...(options.afterRunGraceMs === undefined ? {} : { afterRunGraceMs: options.afterRunGraceMs }),
   });
 }

@@ -51,6 +51,8 @@ export interface HookChainOptions {
   readonly notice: (text: string) => void;
   /** One report per call of a hook. */
   readonly report?: (report: HookCallReport) => void;
+  /** How long `afterRun` hooks keep running once the run is interrupted. @default {AFTER_RUN_GRACE_MS} */
+  readonly afterRunGraceMs?: number;
 }
 
 /** The first value of `fields` over the payload limits, as `name is <problem>`; null when none. */
@@ -62,12 +64,12 @@ export function overLimit(fields: Readonly<Record<string, unknown>>): string | n
   return null;
 }
 
-/** A signal that aborts {@link AFTER_RUN_GRACE_MS} after `signal` does. */
-function graceAfter(signal: AbortSignal): AbortSignal & Disposable {
+/** A signal that aborts `graceMs` after `signal` does. */
+function graceAfter(signal: AbortSignal, graceMs: number): AbortSignal & Disposable {
   const controller = new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;
   const start = () => {
-    timer = setTimeout(() => controller.abort(), AFTER_RUN_GRACE_MS);
+    timer = setTimeout(() => controller.abort(), graceMs);
   };
   if (signal.aborted) start();
   else signal.addEventListener("abort", start, { once: true });
@@ -155,13 +157,14 @@ export function createHookChain(
     beforeRun: (payload, signal) => chain(emptyFold("beforeRun", payload), signal),
     beforePrompt: (payload, signal) => chain(promptFold(payload), signal),
     async afterRun(payload, signal) {
-      using grace = graceAfter(signal);
+      const graceMs = options.afterRunGraceMs ?? AFTER_RUN_GRACE_MS;
+      using grace = graceAfter(signal, graceMs);
       let stopped = false;
       // Every hook is invoked, even once the grace is over: each one stopped says so.
       for (const hook of implementing("afterRun")) {
         const invoked = await timed(hook, "afterRun", [payload], {
           signal: grace,
-          graceMs: AFTER_RUN_GRACE_MS,
+          graceMs,
         });
         stopped ||= invoked.kind === "interrupted";
         if (invoked.kind === "failed") {
