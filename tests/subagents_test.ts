@@ -158,7 +158,7 @@ Deno.test("a guard hook of the parent refuses a delegation before any child star
   assert.equal((await env.sessionFiles()).length, 1);
 });
 
-Deno.test("a Claude Code agent file's Task is the agent tool, subagent_type its agent", async () => {
+Deno.test("a Claude Code agent file's Agent(…) is the agent tool narrowed to those agents, subagent_type its agent", async () => {
   await using provider = await startFakeProvider([
     {
       toolCalls: [{
@@ -173,14 +173,19 @@ Deno.test("a Claude Code agent file's Task is the agent tool, subagent_type its 
   await writeTeam(env);
   await env.writeAgentFile(
     "planner",
-    "---\nname: planner\ndescription: Plans work.\ntools: Task, Read\nmodel: inherit\n---\nYou plan.\n",
+    "---\nname: planner\ndescription: Plans work.\ntools: Agent(reviewer, typo), Read\nmodel: inherit\n---\nYou plan.\n",
   );
   const listed = await env.run(["agents"]);
   assert.equal(listed.code, 0, listed.stderr);
-  assert.ok(!listed.stdout.includes("Task") && !listed.stderr.includes("Task"), listed.stderr);
+  assert.ok(!`${listed.stdout}${listed.stderr}`.includes("rienda lacks"), listed.stdout);
   const result = await env.run(["run", "-a", "planner", "plan"]);
   assert.equal(result.code, 0, result.stderr);
   assert.deepEqual(toolNamesOf(provider.requests[0]), ["agent", "read"]);
+  // Agent(reviewer, …) narrows whom it may call, as agents: does; an unknown id is a warning.
+  const description = toolDescription(provider.requests[0]?.body, "agent");
+  assert.match(description, /- reviewer: Reviews a change\./);
+  assert.ok(!description.includes("tester"), description);
+  assert.match(result.stderr, /agents: typo is not an agent this workspace can call/);
   assert.equal(systemPromptOf(provider.requests[1]), "You review.");
   assert.match(String(toolResultsOf(provider.requests[2])[0]?.content), /^fine\n/);
 });

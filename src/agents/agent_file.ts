@@ -201,7 +201,9 @@ export function parseAgentFile(
   const temperature = readTemperature(fields["temperature"], context);
   const maxTurns = readMaxTurns(fields, context);
   const thinking = readThinking(fields["thinking"], context);
-  const agents = readAgents(fields["agents"], context);
+  // `agents:`, else the ids of Claude Code's `Agent(worker, researcher)` entries.
+  const agents = readAgents(fields["agents"], context) ??
+    (tools.agents.length > 0 ? tools.agents : undefined);
   const sandbox = readSandbox(fields["sandbox"], context);
   const permission = readPermission(fields[PERMISSION_FIELD], context);
   if (context.problems.length > 0) throw agentFileError(path, context.problems);

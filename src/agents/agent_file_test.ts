@@ -305,6 +305,34 @@ Deno.test("parseAgentFile() reads name, temperature, max_turns and thinking", ()
   );
 });
 
+Deno.test("parseAgentFile() reads Task and Agent as the agent tool, Agent(a, b) as narrowed to a and b", () => {
+  const plain = parseAgentFile(agent("description: x\ntools: Task, Read"), PATH, "a");
+  deepStrictEqual(plain.tools, ["agent", "read"]);
+  strictEqual(plain.agents, undefined);
+  deepStrictEqual(plain.notes, []);
+  const narrowed = parseAgentFile(
+    agent("description: x\ntools: Agent(worker, re.searcher, ../x), Read"),
+    PATH,
+    "a",
+  );
+  deepStrictEqual(narrowed.tools, ["agent", "read"]);
+  deepStrictEqual(narrowed.agents, ["worker", "re.searcher"]);
+  const listed = parseAgentFile(
+    agent("description: x\ntools: [agent]\nagents: [b, c, b]"),
+    PATH,
+    "a",
+  );
+  deepStrictEqual(listed.agents, ["b", "c"]);
+  throws(
+    () => parseAgentFile(agent("description: x\nagents: reviewer"), PATH, "a"),
+    /:3: agents: must be a list of agent ids such as \[reviewer, tester\] \(found "reviewer"\)/,
+  );
+  throws(
+    () => parseAgentFile(agent("description: x\nagents: [ok, ../x]"), PATH, "a"),
+    /agents\[1\]: must be an agent id/,
+  );
+});
+
 Deno.test("parseAgentFile() reads model: inherit as no model and keeps bare model names", () => {
   strictEqual("model" in parseAgentFile(agent("description: x\nmodel: inherit"), PATH, "a"), false);
   strictEqual(parseAgentFile(agent("description: x\nmodel: sonnet"), PATH, "a").model, "sonnet");

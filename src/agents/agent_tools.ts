@@ -14,6 +14,7 @@
 import { describeValue } from "../config/describe_value.ts";
 import { isRecord } from "../base/unknown.ts";
 import type { FieldPath } from "../base/field_path.ts";
+import { isValidAgentId } from "../base/names.ts";
 import { type FieldContext, report } from "./agent_fields.ts";
 import { type HookPolicy, readEntryObject } from "./entry_options.ts";
 import { DEFAULT_TOOLS, peerListTool, peerMapTool, type PeerTool } from "./peer_dialect.ts";
@@ -29,10 +30,12 @@ export interface NameList {
   readonly peerMcp: Set<string>;
   /** The settings of the object entries, by name. */
   readonly policies: Map<string, HookPolicy>;
+  /** The agent ids of Claude Code's `Agent(…)` / `Task(…)` entries, valid ones only. */
+  readonly agents: string[];
 }
 
 function emptyList(): NameList {
-  return { names: [], lines: new Map(), peerMcp: new Set(), policies: new Map() };
+  return { names: [], lines: new Map(), peerMcp: new Set(), policies: new Map(), agents: [] };
 }
 
 /** `tools:` (see the module doc); absent, it is none, or the default tools when `peer`. */
@@ -43,7 +46,9 @@ export function readTools(value: unknown, context: FieldContext, peer: boolean):
     return list;
   }
   if (typeof value === "string") {
-    for (const item of value.split(",").map((part) => part.trim()).filter((part) => part !== "")) {
+    // Commas inside parentheses belong to the entry: `Agent(worker, researcher), Read`.
+    const items = value.split(/,(?![^(]*\))/).map((part) => part.trim());
+    for (const item of items.filter((part) => part !== "")) {
       addTool(list, peerListTool(item), ["tools"], context);
     }
     return list;
@@ -115,6 +120,9 @@ function addTool(
   if (tool.kind === "ignored") {
     if (!context.ignored.tools.includes(tool.label)) context.ignored.tools.push(tool.label);
     return;
+  }
+  for (const id of tool.agents ?? []) {
+    if (isValidAgentId(id) && !list.agents.includes(id)) list.agents.push(id);
   }
   const entry = normalizeToolEntry(tool.name);
   const parsed = parseToolReference(entry);

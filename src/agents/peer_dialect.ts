@@ -76,17 +76,25 @@ const NO_COUNTERPART: ReadonlySet<string> = new Set([
 
 /** What a peer tool name means: a rienda tool, or nothing (with the reason). */
 export type PeerTool =
-  | { readonly kind: "tool"; readonly name: string }
+  /** `agents`: Claude Code's `Agent(worker, researcher)`, whom `agent` may call. */
+  | { readonly kind: "tool"; readonly name: string; readonly agents?: readonly string[] }
   | { readonly kind: "ignored"; readonly label: string };
 
 /**
  * A name of a `tools:` list or string: Claude Code's names map to the
- * built-ins, its tools without a counterpart and its argument patterns
+ * built-ins (`Agent(worker, researcher)` to `agent` narrowed to those ids), its tools without a counterpart and its argument patterns
  * (`Bash(git diff:*)`, which rienda cannot enforce, so the tool is not
  * granted) and namespaced tools of other tools (`subagent-catalog:search`)
  * are ignored; any other name is returned as it is.
  */
 export function peerListTool(name: string): PeerTool {
+  const delegating = /^(?:Task|Agent)\((.*)\)$/s.exec(name);
+  if (delegating !== null) {
+    const agents = (delegating[1] ?? "").split(",").map((id) => id.trim()).filter((id) =>
+      id !== ""
+    );
+    return { kind: "tool", name: "agent", agents };
+  }
   if (Object.hasOwn(CLAUDE_TOOLS, name)) return { kind: "tool", name: CLAUDE_TOOLS[name] ?? name };
   if (NO_COUNTERPART.has(name) && /^[A-Z]/.test(name)) return { kind: "ignored", label: name };
   // Another tool's namespaced tool (`subagent-catalog:search`); `mcp:` is rienda's own.
