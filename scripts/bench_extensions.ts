@@ -20,7 +20,7 @@
  */
 
 import { join } from "node:path";
-import { createHookRunner } from "../src/extensions/hook_runner.ts";
+import { createHookRunner } from "../tests/_testing/js_hook_runner.ts";
 import { ExtensionHost } from "../src/extensions/host.ts";
 import type { LoadedHook, LoadedTool } from "../src/extensions/load_module.ts";
 import type { ExtensionRunContext } from "../src/extensions/run_context.ts";

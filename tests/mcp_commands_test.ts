@@ -109,6 +109,7 @@ Deno.test("rienda tools lists the tools of the enabled servers under their model
   assert.equal(result.code, 0, result.stderr);
   const names = linesOf(result.stdout).map((line) => line.split(/\s+/).slice(0, 2).join(" "));
   assert.deepEqual(names, [
+    "agent built-in",
     "edit built-in",
     "everything__echo mcp:everything",
     "everything__get-sum mcp:everything",

@@ -419,7 +419,7 @@ Deno.test("rienda agents shows the sandbox each agent runs with, rienda tools th
   const tools = await env.run(["tools"]);
   assert.match(
     tools.stdout,
-    /^shell .*\n  sandbox: workspace-write \(config\.yaml; an agent's sandbox: or --sandbox wins\)$/m,
+    /^shell .*\n {2}sandbox: workspace-write \(config\.yaml; an agent's sandbox: or --sandbox wins\)$/m,
   );
 });
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { HOOK_POINTS } from "../engine/hooks.ts";
-import { createHookRunner } from "./hook_runner.ts";
+import { createHookRunner } from "../../tests/_testing/js_hook_runner.ts";
 import { ExtensionHost } from "./host.ts";
 import type { LoadedHook } from "./load_module.ts";
 import { makeContext, makeSandbox } from "../../tests/_testing/extension_fixtures.ts";

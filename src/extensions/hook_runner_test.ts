@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { type Chained, HOOK_POINTS } from "../engine/hooks.ts";
 import { MAX_PAYLOAD_DEPTH } from "../sandbox/payload_limits.ts";
-import { createHookRunner, type HookRunnerOptions } from "./hook_runner.ts";
+import { createHookRunner, type HookRunnerOptions } from "../../tests/_testing/js_hook_runner.ts";
 import { callHook } from "../hooks/hook_call.ts";
 import { createScriptHook } from "./script_hook.ts";
 import { ExtensionHost } from "./host.ts";

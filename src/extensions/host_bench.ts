@@ -6,7 +6,7 @@
  * @module
  */
 
-import { createHookRunner } from "./hook_runner.ts";
+import { createHookRunner } from "../../tests/_testing/js_hook_runner.ts";
 import { ExtensionHost } from "./host.ts";
 import type { LoadedHook } from "./load_module.ts";
 import { makeContext, makeSandbox, runTool } from "../../tests/_testing/extension_fixtures.ts";
