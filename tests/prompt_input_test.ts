@@ -126,12 +126,12 @@ Deno.test("run reads a stdin that started within the wait to its end, however lo
   await using env = await createTestEnv({ provider });
   await using process = await env.start(["run", "-a", "coder", "review"], {
     openStdin: true,
-    env: { RIENDA_STDIN_WAIT_MS: "200" },
+    env: { RIENDA_STDIN_WAIT_MS: "60" },
   });
   await process.writeStdin("part one\n");
   await readingStdin(process.pid);
   // A pause five times the wait: once bytes came, only the end of stdin ends the reading.
-  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  await new Promise((resolve) => setTimeout(resolve, 300));
   await process.writeStdin("part two\n");
   await process.closeStdin();
   const result = await process.wait();

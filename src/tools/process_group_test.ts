@@ -177,7 +177,10 @@ Deno.test({
     const pgid = Number(result.stdout.trim());
     // ps needs more than the sh-only permission: check from the outside afterwards.
     const check = new Deno.Command("sh", { args: ["-c", `kill -0 -- -${pgid} 2>/dev/null`] });
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Until the group is gone (the kill was sent; the kernel reaps it shortly after).
+    for (let attempt = 0; attempt < 100 && (await check.output()).code === 0; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
     assert.notEqual((await check.output()).code, 0);
   },
 });
