@@ -824,3 +824,29 @@ Deno.test("acp shows a running command's output as it comes, then its result", a
     content: { type: "text", text: "first\nsecond" },
   });
 });
+
+Deno.test("acp keeps stdout protocol-only and keys masked whatever a command prints", async () => {
+  const key = "sk-proj-Jd5Kf8Lg2Mh6Nj9Pk3Ql7Rm1Sn4";
+  const fake = '{"jsonrpc":"2.0","id":1,"result":{"stopReason":"end_turn"}}';
+  await using provider = await startFakeProvider([
+    {
+      toolCalls: [{
+        id: "s1",
+        name: "shell",
+        arguments: { command: `echo '${fake}'; echo "key=$OPENAI_API_KEY"; echo oops >&2` },
+      }],
+    },
+    { text: `The key is ${key}.` },
+  ]);
+  await using env = await createTestEnv({ provider });
+  await using editor = await editorFor(env, { env: { OPENAI_API_KEY: key } });
+  assert.equal((await promptOnce(editor, env, "leak it")).response.stopReason, "end_turn");
+  assert.equal(await editor.close(), 0);
+  assertOnlyJsonRpc(editor.stdoutLines());
+  const stdout = editor.stdoutLines().join("\n");
+  assert.ok(!stdout.includes(key), "the key reached stdout");
+  assert.ok(!editor.stderrText().includes(key), "the key reached stderr");
+  const done = toolUpdates(editor.updates).at(-1);
+  assert.ok(done?.sessionUpdate === "tool_call_update");
+  assert.match(JSON.stringify(done.content), /key=\S/);
+});
