@@ -8,7 +8,7 @@
  * @module
  */
 
-import { resolve } from "node:path";
+import { agentFlag } from "./flags.ts";
 import type { SandboxMode } from "../sandbox/sandbox_setting.ts";
 import type { Io } from "../ui/io.ts";
 import { terminalSafe } from "../ui/terminal_text.ts";
@@ -43,11 +43,7 @@ export async function acpCommand(io: Io, signal: AbortSignal, flags: AcpFlags): 
     output,
     log: (line) => io.stderr.write(`rienda acp: ${terminalSafe(line)}\n`),
     agent: {
-      agent: flags.agent !== undefined
-        ? { kind: "id", id: flags.agent }
-        : flags.agentFile !== undefined
-        ? { kind: "file", path: resolve(io.cwd, flags.agentFile) }
-        : undefined,
+      agent: agentFlag(io.cwd, flags),
       model: flags.model,
       config: flags.config,
       autoApprove: flags.autoApprove,

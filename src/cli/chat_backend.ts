@@ -8,7 +8,7 @@
  * @module
  */
 
-import { resolve } from "node:path";
+import { agentFlag } from "./flags.ts";
 import { agentSources } from "../agents/agent_sources.ts";
 import { listRunnableAgents } from "../agents/catalog.ts";
 import { type InteractiveSession, openInteractiveSession } from "../app/interactive_session.ts";
@@ -44,11 +44,7 @@ export async function createChatBackend(options: ChatBackendOptions): Promise<Ch
     secrets: io.secrets,
     workdir: flags.workdir,
     config: flags.config,
-    agent: flags.agent !== undefined
-      ? { kind: "id", id: flags.agent }
-      : flags.agentFile !== undefined
-      ? { kind: "file", path: resolve(io.cwd, flags.agentFile) }
-      : undefined,
+    agent: agentFlag(io.cwd, flags),
     model: flags.model,
     thinking: flags.thinking,
     session: flags.session !== undefined

@@ -5,6 +5,8 @@
  * @module
  */
 
+import { resolve } from "node:path";
+import type { AgentSpec } from "../app/run_target.ts";
 import { isSandboxMode, type SandboxMode } from "../sandbox/sandbox_setting.ts";
 import { UsageError } from "./exit.ts";
 
@@ -50,4 +52,15 @@ export function sandboxFlag(
     `--sandbox must be workspace-write, read-only or off (found ${JSON.stringify(value)})`,
     command,
   );
+}
+
+/** The agent `-a ID` or `-f FILE` names (the file absolute, from `cwd`); undefined when neither. */
+export function agentFlag(
+  cwd: string,
+  flags: { readonly agent: string | undefined; readonly agentFile: string | undefined },
+): AgentSpec | undefined {
+  if (flags.agent !== undefined) return { kind: "id", id: flags.agent };
+  return flags.agentFile === undefined
+    ? undefined
+    : { kind: "file", path: resolve(cwd, flags.agentFile) };
 }
