@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { createTestEnv, defaultConfig, type TestEnv } from "./harness/env.ts";
 import { type FakeProvider, startFakeProvider } from "./harness/fake_provider.ts";
 import { toolResultsOf } from "./harness/wire.ts";
+import { configWithMcp, filesystemStdio } from "./harness/mcp_servers.ts";
 import { descendantRunning, processesGone } from "./harness/processes.ts";
 import { RIENDA_ENTRY } from "./harness/rienda.ts";
 
@@ -439,4 +440,34 @@ Deno.test("a command hook runs in the run's sandbox: it writes the workspace, no
   } finally {
     await dispose(run);
   }
+});
+
+Deno.test("an MCP stdio server with sandbox: writes its workspace, not outside; a sandbox that cannot start keeps it off", async () => {
+  await using provider = await startFakeProvider();
+  await using env = await createTestEnv({ provider });
+  const server = { ...await filesystemStdio(env.root), sandbox: "workspace-write" };
+  await env.writeConfig(configWithMcp(provider.url, { fs: server }));
+  await env.writeAgent("files", { description: "d", tools: ["mcp:fs/write_file"] });
+  provider.push({
+    toolCalls: [
+      { name: "fs__write_file", arguments: { path: `${env.workdir}/in.txt`, content: "in" } },
+      { name: "fs__write_file", arguments: { path: `${env.root}/out.txt`, content: "out" } },
+    ],
+  }, { text: "done" });
+  const result = await env.run(["run", "-a", "files", "go"]);
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(await Deno.readTextFile(`${env.workdir}/in.txt`), "in");
+  assert.equal(await exists(`${env.root}/out.txt`), false);
+  assert.match(
+    String(toolResultsOf(provider.requests[1])[1]?.content),
+    /EROFS|read-only file system/i,
+  );
+
+  await pathWith(env, ["sh", "node"]);
+  provider.push({ text: "no tools" });
+  const refused = await env.run(["run", "-a", "files", "go"], { env: { PATH: `${env.root}/bin` } });
+  assert.match(
+    refused.stderr,
+    /mcp server "fs": the sandbox cannot start: bwrap \(bubblewrap\) is not on PATH; .*, or set mcp_servers\.fs\.sandbox: off in config\.yaml to run it unconfined\n/,
+  );
 });

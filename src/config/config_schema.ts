@@ -97,6 +97,8 @@ export interface RawMcpServerConfig {
   readonly enabled?: boolean;
   readonly "timeout_ms"?: number;
   readonly tools?: { readonly allow?: readonly string[]; readonly deny?: readonly string[] } | null;
+  /** A stdio server's sandbox, checked by `sandbox/sandbox_setting.ts`. */
+  readonly sandbox?: unknown;
 }
 
 // `not: { const: "" }` rather than `minLength: 1`: ajv's minLength counts
@@ -162,6 +164,8 @@ const MCP_SERVER_SCHEMA = {
       additionalProperties: false,
       properties: { allow: NAME_LIST, deny: NAME_LIST },
     },
+    // Worded field by field by parseSandboxSetting (mcp_servers.ts).
+    sandbox: { type: ["string", "object", "boolean", "number", "array", "null"] },
   },
 };
 

@@ -19,6 +19,7 @@
  */
 
 import { ENV_NAME_REGEXP, HEADER_NAME_REGEXP, isHttpUrl } from "./config_checks.ts";
+import { parseSandboxSetting, type SandboxSetting } from "../sandbox/sandbox_setting.ts";
 import type { RawConfig, RawMcpServerConfig } from "./config_schema.ts";
 import type { SchemaIssue } from "./schema_issues.ts";
 import { isValidName, NAME_RULE } from "../base/names.ts";
@@ -52,6 +53,8 @@ export interface McpStdioServerSettings extends McpServerCommon {
   readonly envVars: readonly string[];
   /** The working directory as written (relative to the workspace); the workspace when absent. */
   readonly cwd?: string;
+  /** `sandbox:`, what confines the server's process (docs/sandbox.md); absent: none. */
+  readonly sandbox?: SandboxSetting;
 }
 
 /** A server reached over streamable HTTP (or, failing that, the older HTTP+SSE transport). */
@@ -66,7 +69,7 @@ export interface McpRemoteServerSettings extends McpServerCommon {
 /** One configured MCP server. */
 export type McpServerSettings = McpStdioServerSettings | McpRemoteServerSettings;
 
-const STDIO_KEYS = ["args", "env", "env_vars", "cwd"] as const;
+const STDIO_KEYS = ["args", "env", "env_vars", "cwd", "sandbox"] as const;
 const REMOTE_KEYS = ["headers", "token_env"] as const;
 
 /** Whether `name` may name an MCP server. */
@@ -181,6 +184,11 @@ function checkServer(name: string, server: RawMcpServerConfig): SchemaIssue[] {
         `(found ${JSON.stringify(server.url)})`,
     });
   }
+  if (server.sandbox !== undefined && server.sandbox !== null) {
+    for (const problem of parseSandboxSetting(server.sandbox).problems) {
+      issues.push({ path: [...at, "sandbox", ...problem.path], message: problem.message });
+    }
+  }
   for (const variable of Object.keys(server.env ?? {})) {
     if (ENV_NAME_REGEXP.test(variable)) continue;
     issues.push({
@@ -237,6 +245,9 @@ export function toMcpServers(raw: RawConfig): Record<string, McpServerSettings> 
         env: { ...server.env },
         envVars: [...server.env_vars ?? []],
         ...(server.cwd === undefined ? {} : { cwd: server.cwd }),
+        ...(server.sandbox === undefined || server.sandbox === null
+          ? {}
+          : { sandbox: parseSandboxSetting(server.sandbox).setting }),
       }
       : {
         ...common,

@@ -26,6 +26,8 @@ import {
 import { isSecretVariable } from "../secrets/secret_names.ts";
 import type { SecretSet } from "../secrets/secrets.ts";
 import { createStdioTransport, type StdioTransport } from "./stdio_transport.ts";
+import { createCommandSandbox } from "../sandbox/command_sandbox.ts";
+import { resolvePaths } from "../config/paths.ts";
 
 /** The variables every stdio server inherits, as the SDK's stdio transport does. */
 export const INHERITED_VARIABLES = ["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER"] as const;
@@ -106,12 +108,29 @@ async function stdioTransport(
   if (info === null || !info.isDirectory) {
     throw new TransportSetupError(`cwd ${JSON.stringify(cwd)} is not a directory`);
   }
-  return createStdioTransport({
-    command: settings.command,
-    args: settings.args,
-    env: serverEnvironment(settings, context.env, context.secrets),
-    cwd,
+  const env = serverEnvironment(settings, context.env, context.secrets);
+  const sandbox = settings.sandbox === undefined ? null : createCommandSandbox(settings.sandbox, {
+    workspace: context.workdir,
+    home: context.env("HOME") ?? "/",
+    protect: rienda(context.env),
+    offHint: `or set mcp_servers.${settings.name}.sandbox: off in config.yaml to run it unconfined`,
   });
+  if (sandbox === null) {
+    return createStdioTransport({ command: settings.command, args: settings.args, env, cwd });
+  }
+  // A server asked to run confined never runs unconfined (docs/sandbox.md).
+  const confined = await sandbox.confine([settings.command, ...settings.args]);
+  if ("refused" in confined) throw new TransportSetupError(confined.refused);
+  const [command, ...args] = confined.command;
+  const transport = createStdioTransport({ command, args, env: { ...env, ...confined.env }, cwd });
+  void transport.exited.then(() => confined.release());
+  return transport;
+}
+
+/** rienda's home and config file, kept read-only inside a sandboxed server's writable folders. */
+function rienda(env: (name: string) => string | undefined): string[] {
+  const paths = resolvePaths(env);
+  return [paths.home, paths.configFile];
 }
 
 function bearerToken(

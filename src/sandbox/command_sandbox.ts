@@ -14,7 +14,7 @@ import { isAbsolute, join } from "node:path";
 import { isInside } from "../host/project_root.ts";
 import { type SandboxPlan } from "./bwrap_args.ts";
 import { describeSandbox, type SandboxSetting } from "./sandbox_setting.ts";
-import { confinedArgv, probeSandbox } from "./sandbox_probe.ts";
+import { confinedArgv, OR_OFF, probeSandbox } from "./sandbox_probe.ts";
 
 /** A command confined, ready for `runInProcessGroup`, and the folder to remove after it. */
 export interface ConfinedCommand {
@@ -47,6 +47,8 @@ export interface SandboxPlace {
   readonly home: string;
   /** rienda's own files and folders (its home, config.yaml), kept read-only when inside a writable path. */
   readonly protect: readonly string[];
+  /** How a refusal says to turn the sandbox off, when not with `sandbox: off` of config.yaml, the agent or the flag. */
+  readonly offHint?: string;
 }
 
 async function realPathOrNull(path: string): Promise<string | null> {
@@ -123,7 +125,12 @@ export function createCommandSandbox(
     setting,
     async confine(command) {
       const probe = await probeSandbox();
-      if (!probe.ok) return { refused: probe.message };
+      if (!probe.ok) {
+        const hint = place.offHint;
+        return {
+          refused: hint === undefined ? probe.message : probe.message.replace(OR_OFF, hint),
+        };
+      }
       const tmpdir = await Deno.makeTempDir({ prefix: "rienda-sandbox-" });
       const release = () => Deno.remove(tmpdir, { recursive: true }).catch(() => {});
       try {

@@ -19,8 +19,8 @@ export type SandboxProbe =
   | { readonly ok: true; readonly program: string; readonly os: "linux" | "darwin" }
   | { readonly ok: false; readonly message: string };
 
-/** What every refusal ends with. */
-const OR_OFF =
+/** What every refusal ends with (`SandboxPlace.offHint` replaces it where the fix is elsewhere). */
+export const OR_OFF =
   "or set sandbox: off (config.yaml, the agent, or --sandbox off) to run commands unconfined";
 
 /** The confined argv of `command` under `program` (a `bwrap` or {@link SANDBOX_EXEC}). */
