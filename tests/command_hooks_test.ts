@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import { createTestEnv, defaultConfig, type TestEnv } from "./harness/env.ts";
 import { startFakeProvider } from "./harness/fake_provider.ts";
 import { toolResultsOf } from "./harness/wire.ts";
+import { at, parseJsonLines } from "./harness/json.ts";
 
 /** Orkeon's pre-tool hook, adapted: logs every call, refuses writes under generated/. */
 const POLICY_MJS = `import { appendFileSync, readFileSync } from "node:fs";
@@ -280,4 +281,93 @@ Deno.test("a malformed config.yaml hook entry is one error naming the file, line
   const doctor = await env.run(["doctor"]);
   assert.notEqual(doctor.code, 0);
   for (const line of expected) assert.ok(doctor.stdout.includes(line), doctor.stdout);
+});
+
+Deno.test("every hook call is a hook event in stream-json, json counts them per hook, and a denial is in the session", async () => {
+  const script = () => [
+    {
+      toolCalls: [
+        { name: "shell", arguments: { command: "rm -rf build" } },
+        { name: "shell", arguments: { command: "echo ok" } },
+      ],
+    },
+    { text: "done" },
+  ];
+  await using provider = await startFakeProvider([...script(), ...script()]);
+  await using env = await createTestEnv({ provider });
+  await env.writeHook(
+    "audit",
+    `module.exports = { afterToolExecute: function (ctx, call, result) { return { text: result.text + "!" }; } };`,
+  );
+  await env.writeAgent("watched", {
+    description: "Watched.",
+    tools: ["shell"],
+    hooks: [
+      { command: ["sh", "-c", 'grep -q "rm -rf" && { echo "no rm -rf" >&2; exit 2; }; exit 0'] },
+      "audit",
+    ],
+  });
+  const streamed = await env.run(["run", "-a", "watched", "--output", "stream-json", "go"]);
+  assert.equal(streamed.code, 0, streamed.stderr);
+  const events = parseJsonLines(streamed.stdout, "stdout").filter((event) =>
+    at(event, "type") === "hook"
+  );
+  const label = `sh -c 'grep -q "rm -rf" && { echo "no rm -rf" >&2; exit 2; }; exit 0'`;
+  assert.deepEqual(
+    events.map((event) => {
+      assert.equal(typeof at(event, "durationMs"), "number");
+      const { durationMs: _, ...rest } = event as Record<string, unknown>;
+      return rest;
+    }),
+    [
+      {
+        type: "hook",
+        point: "beforeToolExecute",
+        hook: label,
+        outcome: "deny",
+        reason: "no rm -rf",
+        callId: "call_1",
+      },
+      {
+        type: "hook",
+        point: "afterToolExecute",
+        hook: "audit",
+        outcome: "modify",
+        callId: "call_1",
+      },
+      { type: "hook", point: "beforeToolExecute", hook: label, outcome: "none", callId: "call_2" },
+      {
+        type: "hook",
+        point: "afterToolExecute",
+        hook: "audit",
+        outcome: "modify",
+        callId: "call_2",
+      },
+    ],
+  );
+  const sessionId = String(at(parseJsonLines(streamed.stdout, "stdout")[0], "sessionId"));
+  const denials = (await env.readSession(sessionId)).filter((entry) =>
+    entry.kind === "hook_denial"
+  );
+  assert.deepEqual(denials.map(({ id: _i, parentId: _p, createdAt: _c, ...rest }) => rest), [{
+    kind: "hook_denial",
+    point: "beforeToolExecute",
+    hook: label,
+    outcome: "deny",
+    reason: "no rm -rf",
+    callId: "call_1",
+  }]);
+  const shown = await env.run(["sessions", "show", sessionId]);
+  assert.ok(
+    shown.stdout.includes(`── hook "${label}" refused call call_1: no rm -rf ──`),
+    shown.stdout,
+  );
+
+  const json = await env.run(["run", "-a", "watched", "--output", "json", "go"]);
+  assert.equal(json.code, 0, json.stderr);
+  const hooks = at(JSON.parse(json.stdout), "hooks") as Record<string, Record<string, unknown>>;
+  assert.deepEqual(Object.keys(hooks), [label, "audit"]);
+  assert.deepEqual([hooks[label]?.calls, hooks[label]?.outcomes], [2, { deny: 1, none: 1 }]);
+  assert.deepEqual([hooks.audit?.calls, hooks.audit?.outcomes], [2, { modify: 2 }]);
+  assert.equal(typeof hooks.audit?.durationMs, "number");
 });

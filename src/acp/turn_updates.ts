@@ -114,6 +114,8 @@ export function createTurnUpdates(options: TurnUpdatesOptions): TurnUpdates {
       case "run_end":
         live.close();
         return;
+      case "hook": // telemetry: the refusals it reports reach the editor as tool results
+        return;
       default: {
         const unknown: never = event;
         return unknown;

@@ -175,6 +175,8 @@ export async function prepareRun(request: RunRequest): Promise<RunPlan> {
     home: request.env("HOME") ?? paths.home,
     parent: request.parentSandbox,
   });
+  // Refusals of tool calls go into the session once it is open (hooks run only during the run).
+  let recordDenial: (report: HookCallReport) => void = () => {};
   const extensions = await loadRunTools({
     mcpServers: config.mcpServers,
     extraMcpServers: request.extraMcpServers,
@@ -186,7 +188,10 @@ export async function prepareRun(request: RunRequest): Promise<RunPlan> {
     config: config.raw,
     configHooks: config.hooks,
     configFile: config.file,
-    ...(request.hookReport === undefined ? {} : { hookReport: request.hookReport }),
+    hookReport: (report) => {
+      request.hookReport?.(report);
+      recordDenial(report);
+    },
     policy: config.capabilityPolicy,
     workdir,
     sessionId,
@@ -253,6 +258,19 @@ export async function prepareRun(request: RunRequest): Promise<RunPlan> {
     title: request.title,
     parent: request.parent,
   });
+  recordDenial = (report) => {
+    if (report.outcome !== "deny" && report.outcome !== "failed_closed") return;
+    // A refused prompt is neither sent nor stored: only tool calls are recorded.
+    if (report.callId === undefined) return;
+    const { point, hook, outcome, reason, callId } = report;
+    session.recordHookDenial({
+      point,
+      hook,
+      outcome,
+      callId,
+      ...(reason === undefined ? {} : { reason }),
+    });
+  };
   const compactor = config.compaction.enabled
     ? createCompactor({
       contextWindow: resolved.contextWindow,

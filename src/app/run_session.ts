@@ -30,7 +30,15 @@ export interface RunSession extends SessionWriter, AsyncDisposable {
    * nothing is stored yet: a run that failed before its first request leaves no file.
    */
   recordFailure(error: string): Promise<void>;
+  /**
+   * Records a hook's refusal of a tool call, written just before the next
+   * entry (the call's result); nothing for `--no-session`.
+   */
+  recordHookDenial(denial: HookDenial): void;
 }
+
+/** A refusal by a hook, as a `hook_denial` entry records it. */
+export type HookDenial = Omit<Extract<NewEntry, { kind: "hook_denial" }>, "kind">;
 
 /** Options of {@link bindRunSession}. */
 export interface BindRunSessionOptions {
@@ -81,6 +89,10 @@ export function bindRunSession(
         throw new Error(`no stored message at position ${keptIndex} to keep after the summary`);
       }
       await writer.appendEntry({ kind: "compaction", summary, keptId, tokensBefore });
+    },
+    recordHookDenial(denial) {
+      if (writer === null) return;
+      pending = [...pending, { kind: "hook_denial", ...denial }];
     },
     async recordFailure(error) {
       if (writer === null || writer.leafId === "") return;

@@ -99,6 +99,8 @@ export async function runCommand(
     secrets: io.secrets,
     // Hook notices are events of the run, printed where the renderer prints notices.
     notice: (text) => renderer.sink({ type: "notice", text }),
+    // Every hook call is an event: stream-json prints it, json counts it.
+    hookReport: (report) => renderer.sink({ type: "hook", ...report }),
     confirm,
     signal,
     cassette,

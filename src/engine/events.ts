@@ -7,7 +7,7 @@
  */
 
 import type { StopReason, Usage } from "../llm/messages.ts";
-import type { EndReason } from "./hooks.ts";
+import type { EndReason, HookCallReport } from "./hooks.ts";
 
 /**
  * One event of a run. Tags are snake_case, as printed by `stream-json`. An
@@ -50,6 +50,8 @@ type OwnEvent =
     readonly isError: boolean;
   }
   | { readonly type: "notice"; readonly text: string }
+  /** One call of one hook (docs/stream-json.md, "hook"). */
+  | ({ readonly type: "hook" } & HookCallReport)
   | {
     readonly type: "retry";
     readonly attempt: number;

@@ -138,6 +138,8 @@ export interface HookCallReport {
   readonly outcome: HookOutcome;
   /** A refusal's reason, or what failed. */
   readonly reason?: string;
+  /** The tool call, at the tool points. */
+  readonly callId?: string;
 }
 
 /** How long the `afterRun` chain may still run once the run's signal is aborted. */

@@ -106,16 +106,18 @@ export function createHookChain(
     hook: RunnableHook,
     point: HookPoint,
     args: readonly unknown[],
-    call: { readonly signal: AbortSignal; readonly graceMs?: number },
+    call: { readonly signal: AbortSignal; readonly graceMs?: number; readonly callId?: string },
   ): Promise<HookInvocation> {
+    const { callId, ...rest } = call;
     const started = performance.now();
-    const invoked = await callHook(hook, point, args, { ...call, notice: options.notice });
+    const invoked = await callHook(hook, point, args, { ...rest, notice: options.notice });
     if (invoked.kind !== "interrupted") {
       options.report?.({
         point,
         hook: hook.label,
         durationMs: Math.round(performance.now() - started),
         ...outcomeOf(point, invoked),
+        ...(callId === undefined ? {} : { callId }),
       });
     }
     return invoked;
@@ -124,16 +126,24 @@ export function createHookChain(
   async function chain<S, T>(
     fold: PointFold<S, T>,
     signal: AbortSignal,
-    tool?: string,
+    call?: { readonly id: string; readonly name: string },
   ): Promise<Chained<T>> {
     const { point } = fold;
     let state = fold.initial;
-    for (const hook of implementing(point, tool)) {
+    const callId = call === undefined ? {} : { callId: call.id };
+    for (const hook of implementing(point, call?.name)) {
       if (signal.aborted) return { kind: "interrupted" };
       const problem = overLimit(fold.handed(state));
       if (problem !== null) {
         const reason = `hook "${hook.label}" could not be handed its payload: ${problem}`;
-        options.report?.({ point, hook: hook.label, durationMs: 0, outcome: "error", reason });
+        options.report?.({
+          point,
+          hook: hook.label,
+          durationMs: 0,
+          outcome: hook.failClosed || point !== "beforeModelRequest" ? "failed_closed" : "error",
+          reason,
+          ...callId,
+        });
         if (point !== "beforeModelRequest") return { kind: "withheld", reason };
         if (hook.failClosed) {
           return fold.refuse(hook.label, `could not be handed its payload: ${problem}`);
@@ -141,7 +151,7 @@ export function createHookChain(
         options.notice(`hook "${hook.label}": ${point}: not called: ${problem}`);
         continue;
       }
-      const invoked = await timed(hook, point, fold.args(state), { signal });
+      const invoked = await timed(hook, point, fold.args(state), { signal, ...callId });
       if (invoked.kind === "interrupted") return invoked;
       if (invoked.kind === "failed") return fold.refuse(hook.label, invoked.problem);
       if (invoked.value === null) continue;
@@ -180,8 +190,8 @@ export function createHookChain(
       const args = implementing("beforeToolExecute", call.name).length === 0
         ? call.arguments
         : await complete(call.arguments);
-      return await chain(gateFold(call, args, complete), signal, call.name);
+      return await chain(gateFold(call, args, complete), signal, call);
     },
-    afterToolExecute: (call, result, signal) => chain(resultFold(call, result), signal, call.name),
+    afterToolExecute: (call, result, signal) => chain(resultFold(call, result), signal, call),
   };
 }

@@ -54,8 +54,8 @@ Deno.test("createHookChain() runs a hook at the tool points only for the tools i
   });
   deepStrictEqual([writes.calls.length, all.calls.length], [1, 1]);
   deepStrictEqual(reports, [
-    { point: "beforeToolExecute", hook: "all", outcome: "none" },
-    { point: "beforeToolExecute", hook: "writes", outcome: "deny", reason: "no" },
+    { point: "beforeToolExecute", hook: "all", outcome: "none", callId: "c1" },
+    { point: "beforeToolExecute", hook: "writes", outcome: "deny", reason: "no", callId: "c1" },
   ]);
 });
 

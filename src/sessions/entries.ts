@@ -6,7 +6,8 @@
  *   from the canonical `llm/messages.ts` model.
  * - Lines are only ever appended: branching (`leaf`), renaming (`title`),
  *   switches (`agent`, `model`, `thinking`), the start of a tool
- *   (`tool_start`) and a run's failure (`failure`) are new entries.
+ *   (`tool_start`), a hook's refusal (`hook_denial`) and a run's failure
+ *   (`failure`) are new entries.
  * - Every entry after the header has a file-unique `id` and a `parentId`
  *   naming the entry it follows (empty for the first).
  * - A reader skips a torn last line and keeps kinds it does not know.
@@ -164,6 +165,23 @@ export interface ToolStartEntry extends EntryBase {
 }
 
 /**
+ * A hook refused a tool call (`deny`) or gave no verdict and is fail-closed
+ * (`failed_closed`); the call's error result follows.
+ */
+export interface HookDenialEntry extends EntryBase {
+  readonly kind: "hook_denial";
+  /** The point, such as `beforeToolExecute`. */
+  readonly point: string;
+  /** The hook, as messages name it (`guard`, `node hooks/policy.mjs`). */
+  readonly hook: string;
+  readonly outcome: "deny" | "failed_closed";
+  /** Its reason, or what failed; absent when it gave none. */
+  readonly reason?: string;
+  /** The refused call, at the tool points. */
+  readonly callId?: string;
+}
+
+/**
  * The run that appended the entries before it ended in an error (a provider
  * that refused, a limit): the session is marked as failed until a later
  * entry follows. Continuing it sends the conversation as it was.
@@ -196,6 +214,7 @@ export type KnownEntry =
   | LeafEntry
   | TitleEntry
   | ToolStartEntry
+  | HookDenialEntry
   | FailureEntry;
 
 /** Any entry after the header, as read. */

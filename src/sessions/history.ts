@@ -119,6 +119,7 @@ export function branchContext(data: SessionEntries): BranchContext {
         break;
       case "leaf":
       case "title":
+      case "hook_denial":
       case "failure":
       case "unknown":
         break;

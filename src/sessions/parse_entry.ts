@@ -10,6 +10,7 @@ import type {
   EntryBlock,
   EntryUsage,
   HeaderEntry,
+  HookDenialEntry,
   MessageEntry,
   UnknownEntry,
 } from "./entries.ts";
@@ -38,6 +39,7 @@ const KNOWN_KINDS: ReadonlySet<string> = new Set([
   "leaf",
   "title",
   "tool_start",
+  "hook_denial",
   "failure",
 ]);
 
@@ -124,9 +126,28 @@ export function parseEntry(value: unknown): Entry {
       return { kind, ...base, createdAt, callId: nonEmpty(fields, "callId") };
     case "failure":
       return { kind, ...base, createdAt, error: string(fields, "error") };
+    case "hook_denial":
+      return { kind, ...base, createdAt, ...hookDenialOf(fields) };
     default:
       return unknownEntry(fields);
   }
+}
+
+/** The fields of a `hook_denial` entry. */
+function hookDenialOf(
+  fields: Fields,
+): Omit<HookDenialEntry, "id" | "parentId" | "createdAt" | "kind"> {
+  const outcome = fields.outcome;
+  if (outcome !== "deny" && outcome !== "failed_closed") {
+    throw new InvalidEntryError("outcome", 'must be "deny" or "failed_closed"');
+  }
+  return {
+    point: nonEmpty(fields, "point"),
+    hook: nonEmpty(fields, "hook"),
+    outcome,
+    ...(fields.reason === undefined ? {} : { reason: string(fields, "reason") }),
+    ...(fields.callId === undefined ? {} : { callId: nonEmpty(fields, "callId") }),
+  };
 }
 
 /** The optional `agentFile` of a header or an `agent` entry (absent in older files). */

@@ -182,6 +182,7 @@ function createReferenceChecker(path: string) {
         case "thinking":
         case "title":
         case "tool_start":
+        case "hook_denial":
         case "failure":
           reference(line, "parentId", entry.parentId);
           break;

@@ -61,6 +61,13 @@ export function formatTranscript(data: SessionEntries): string {
         break; // activeBranch() already followed it
       case "tool_start":
         break; // the results that follow say how the call ended
+      case "hook_denial":
+        sections.push(
+          `── hook "${entry.hook}" ${entry.outcome === "deny" ? "refused" : "failed closed on"} ${
+            entry.callId === undefined ? entry.point : `call ${entry.callId}`
+          }${entry.reason === undefined ? "" : `: ${entry.reason}`} ──`,
+        );
+        break;
       case "failure":
         sections.push(`── the run failed: ${entry.error} ──`);
         break;

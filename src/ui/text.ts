@@ -196,6 +196,8 @@ export function createTextRenderer(options: TextRendererOptions): Renderer {
         cancelSilence();
         spinner.stop();
         break;
+      case "hook": // telemetry (stream-json, json): refusals show as failed tools
+        break;
       default: {
         const unexpected: never = event;
         throw new Error(`unknown run event ${JSON.stringify(unexpected)}`);

@@ -72,6 +72,7 @@ export async function runPlain(options: PlainOptions): Promise<number> {
         return;
       case "thinking_delta":
       case "run_end":
+      case "hook": // telemetry: refusals show as tool results
         return;
       default:
         event satisfies never;

@@ -166,6 +166,8 @@ export function applyEvent(state: TranscriptState, event: RunEvent, now: number)
         }
       }
       return;
+    case "hook": // telemetry: refusals show as tool results
+      return;
     default: {
       const unknown: never = event;
       throw new Error(`unknown event ${JSON.stringify(unknown)}`);
