@@ -471,3 +471,44 @@ Deno.test("an MCP stdio server with sandbox: writes its workspace, not outside; 
     /mcp server "fs": the sandbox cannot start: bwrap \(bubblewrap\) is not on PATH; .*, or set mcp_servers\.fs\.sandbox: off in config\.yaml to run it unconfined\n/,
   );
 });
+
+Deno.test("rienda tools test confines shell as a run does", async () => {
+  await using env = await createTestEnv();
+  await env.writeConfig("sandbox: workspace-write\n");
+  const result = await env.run([
+    "tools",
+    "test",
+    "shell",
+    "--args",
+    JSON.stringify({ command: "echo x > ../tools-test.txt" }),
+  ]);
+  assert.equal(result.code, 1, result.stderr);
+  assert.equal(await exists(`${env.root}/tools-test.txt`), false);
+  assert.match(result.stdout, /\nsandbox: the write was blocked by rienda's sandbox/);
+});
+
+Deno.test("a subagent is never looser than the run that delegated to it", async () => {
+  await using provider = await startFakeProvider([
+    {
+      toolCalls: [{
+        name: "agent",
+        arguments: { agent: "worker", prompt: "write it", description: "write it" },
+      }],
+    },
+    { toolCalls: [{ name: "shell", arguments: { command: "echo x > child.txt" } }] },
+    { text: "child done" },
+    { text: "lead done" },
+  ]);
+  await using env = await createTestEnv({ provider });
+  await env.writeAgent("lead", {
+    description: "Leads.",
+    tools: ["agent"],
+    agents: ["worker"],
+    sandbox: "read-only",
+  });
+  await env.writeAgent("worker", { description: "Works.", tools: ["shell"], sandbox: "off" });
+  const result = await env.run(["run", "-a", "lead", "go"]);
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(await exists(`${env.workdir}/child.txt`), false);
+  assert.match(String(toolResultsOf(provider.requests[2])[0]?.content), /Read-only file system/);
+});

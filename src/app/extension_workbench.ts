@@ -11,6 +11,8 @@
  *   agent's (its frontmatter, `config`, prompt and model), and so are the
  *   policies of its `tools:` and `hooks:` entries.
  * - `ctx.config` is the whole `config.yaml` (`--config` picks another one).
+ * - `ctx.system.exec` and `shell` are confined as a run's are: config.yaml's
+ *   `sandbox:`, or the `--agent`'s (docs/sandbox.md).
  *
  * @module
  */
@@ -33,6 +35,7 @@ import { newSessionId } from "../sessions/ids.ts";
 import { builtinTools } from "../tools/builtins.ts";
 import type { Tool } from "../tools/tool.ts";
 import { createExtensionContext, guardedHomePaths } from "./extensions.ts";
+import { runSandbox } from "./run_sandbox.ts";
 import { resolveWorkdir } from "./prepare_run.ts";
 import type { SecretSet } from "../secrets/secrets.ts";
 
@@ -87,11 +90,24 @@ export async function openExtensionWorkbench(
   const agent = request.agent === undefined
     ? undefined
     : await loadAgent(await agentSources(paths, workdir), request.agent);
-  const builtins = builtinTools({
-    autoApprove: request.autoApprove,
-    guarded: guardedHomePaths(paths),
-    home: paths.home,
+  // The sandbox a run of the agent (or of any agent, without --agent) would give its commands.
+  const { sandbox } = await runSandbox({
+    flag: undefined,
+    config,
+    agent: agent ?? { path: "" },
+    paths,
+    workdir,
+    home: request.env("HOME") ?? paths.home,
   });
+  const builtins = builtinTools(
+    {
+      autoApprove: request.autoApprove,
+      guarded: guardedHomePaths(paths),
+      home: paths.home,
+    },
+    undefined,
+    sandbox,
+  );
   const host = new ExtensionHost();
   const context = createExtensionContext({
     paths,
@@ -103,6 +119,7 @@ export async function openExtensionWorkbench(
     policy: config.capabilityPolicy,
     secrets: request.secrets,
     autoApprove: request.autoApprove,
+    ...(sandbox === null ? {} : { sandbox }),
     notice: request.notice,
     notify: request.notify,
   });

@@ -93,14 +93,20 @@ export async function sandboxPlan(
   return { network: setting.network, writable, readOnly };
 }
 
+/** How a refused write reads: a read-only bind on Linux, Seatbelt's EPERM on macOS. */
 const WRITE_REFUSED = /read-only file system|EROFS/i;
+const SEATBELT_REFUSED = /operation not permitted|EPERM/i;
 const NETWORK_REFUSED =
   /network is unreachable|ENETUNREACH|temporary failure in name resolution|could not resolve host|name or service not known|EAI_AGAIN|getaddrinfo/i;
 
 /** The line naming the setting that would allow what `setting` refused in `output`, or null. */
-export function refusalLine(setting: SandboxSetting, output: string): string | null {
+export function refusalLine(
+  setting: SandboxSetting,
+  output: string,
+  os: typeof Deno.build.os = Deno.build.os,
+): string | null {
   const mode = describeSandbox(setting);
-  if (WRITE_REFUSED.test(output)) {
+  if (WRITE_REFUSED.test(output) || (os === "darwin" && SEATBELT_REFUSED.test(output))) {
     const allow = setting.mode === "read-only"
       ? "run with --sandbox workspace-write for the workspace"
       : "add the folder to writable: in the sandbox: setting of config.yaml";

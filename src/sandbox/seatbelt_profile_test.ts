@@ -27,3 +27,30 @@ Deno.test("seatbeltProfile(): writes only inside the writable paths, minus the p
     "sh",
   ]);
 });
+
+// Runs the profile for real: only on macOS, where sandbox-exec exists.
+Deno.test({
+  name:
+    "seatbeltArgs(): sandbox-exec lets a write into a writable folder through and refuses one outside",
+  ignore: Deno.build.os !== "darwin",
+  async fn() {
+    const root = await Deno.realPath(await Deno.makeTempDir());
+    try {
+      await Deno.mkdir(`${root}/ws`);
+      const confined = {
+        network: false,
+        writable: [`${root}/ws`],
+        readOnly: [],
+      };
+      const output = await new Deno.Command("/usr/bin/sandbox-exec", {
+        args: seatbeltArgs(confined, ["sh", "-c", `echo a > ${root}/ws/in; echo b > ${root}/out`]),
+        stderr: "piped",
+      }).output();
+      assert.equal(await Deno.readTextFile(`${root}/ws/in`), "a\n");
+      await assert.rejects(Deno.stat(`${root}/out`));
+      assert.match(new TextDecoder().decode(output.stderr), /Operation not permitted/);
+    } finally {
+      await Deno.remove(root, { recursive: true });
+    }
+  },
+});
