@@ -5,6 +5,11 @@
  * was an error result).
  *
  * ```ts
+ * import { createTestEnv } from "./env.ts";
+ * import { runToolCalls } from "./tool_run.ts";
+ *
+ * await using env = await createTestEnv();
+ * await env.writeFile("a.txt", "hello\n");
  * const [result] = await runToolCalls(env, [{ name: "read", arguments: { path: "a.txt" } }]);
  * ```
  *
