@@ -44,9 +44,10 @@ Deno.test("chat: a prompt a beforePrompt hook refused is shown and stays in the 
   assert.deepEqual(await env.sessionFiles(), []);
   // The person mends the text: the mended message is sent.
   await pty.type("\x7f\x7f\x7f\x7f\x7f\x7f\x7fthe bug\r");
-  await pty.waitFor((s) => s.includes("fine answer"), "the answer");
+  // The turn has ended once the editor is back: only then is Ctrl+D a quit (a Ctrl+C
+  // while the turn still ended interrupted it, and the chat stayed open).
+  await pty.waitFor((s) => s.includes("fine answer") && PROMPT_READY(s), "the answer");
   assert.equal(provider.requests.length, 1);
-  await pty.type("\x03");
-  await pty.type("\x03");
+  await pty.type("\x04");
   assert.equal((await pty.wait()).code, 0);
 });
