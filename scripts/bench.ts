@@ -19,6 +19,7 @@ import { CHECKOUT_DIR } from "../tests/harness/rienda.ts";
 import { measureCapabilities } from "./bench_capabilities.ts";
 import { measureCodingTools, READ_EDIT_SCENARIO } from "./bench_coding_tools.ts";
 import { measureExtensions, writeExtensionAgents } from "./bench_extensions.ts";
+import { measureCommandHooks } from "./bench_command_hooks.ts";
 import { measureInteractive } from "./bench_interactive.ts";
 import { LONG_SESSION_ID, writeLongSession } from "./bench_long_session.ts";
 import { mcpScenarios, measureMcpCall, measureStartToFirstRequest } from "./bench_mcp.ts";
@@ -303,6 +304,10 @@ if (import.meta.main) {
   }
   Deno.stdout.writeSync(new TextEncoder().encode("extension host, in process:\n"));
   for (const line of await measureExtensions()) {
+    Deno.stdout.writeSync(new TextEncoder().encode(`  ${line}\n`));
+  }
+  Deno.stdout.writeSync(new TextEncoder().encode("one hook per tool call, spawn to verdict:\n"));
+  for (const line of await measureCommandHooks()) {
     Deno.stdout.writeSync(new TextEncoder().encode(`  ${line}\n`));
   }
   Deno.stdout.writeSync(new TextEncoder().encode("masking secrets, in process:\n"));

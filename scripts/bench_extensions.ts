@@ -59,7 +59,8 @@ export async function writeExtensionAgents(env: TestEnv): Promise<void> {
   await env.writeAgent("guarded", { description: "One hook.", tools: ["shell"], hooks: ["h1"] });
 }
 
-function context(dir: string): ExtensionRunContext {
+/** A run context for in-process measures, rooted at `dir`. */
+export function context(dir: string): ExtensionRunContext {
   return {
     workdir: dir,
     session: { id: "bench", agentId: "bench", modelId: "bench/bench" },
