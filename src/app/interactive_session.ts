@@ -52,6 +52,7 @@ import {
   type TargetSession,
 } from "./run_target.ts";
 import type { SecretSet } from "../secrets/secrets.ts";
+import type { SessionHook } from "../hooks/session_hook.ts";
 
 /** What {@link openInteractiveSession} starts from (the chat's flags, an editor's request). */
 export interface InteractiveSessionOptions {
@@ -155,6 +156,14 @@ export interface InteractiveSession extends AsyncDisposable {
   setModel(ref: string): void;
   /** Uses reasoning level `level` (null: off) from the next turn on. */
   setThinking(level: string | null): void;
+  /** The hooks this conversation added (`/hooks add`), numbered from 1 in this order. */
+  sessionHooks(): readonly SessionHook[];
+  /** Adds a hook for the next turns on; resolves to its number. */
+  addSessionHook(hook: SessionHook): number;
+  /** Removes hook number `number`; null when there is none. */
+  removeSessionHook(number: number): SessionHook | null;
+  /** Removes every hook this conversation added (`/clear`; `newSession` does too). */
+  dropSessionHooks(): number;
   close(): Promise<void>;
 }
 
@@ -188,6 +197,8 @@ export async function openInteractiveSession(
     offered: null as OfferedTools | null,
     /** The id the first turn of the new session takes, when the front end named it. */
     newId: options.newSessionId,
+    /** `/hooks add`: they last until `/clear`, a new session or the end of the conversation. */
+    hooks: [] as SessionHook[],
   };
 
   function refresh(): void {
@@ -376,6 +387,7 @@ export async function openInteractiveSession(
     offered: () => chat.offered,
     sessionFile,
     async newSession(agent) {
+      chat.hooks = [];
       chat.stored = null;
       chat.newId = undefined;
       chat.thinking = options.thinking;
@@ -391,6 +403,22 @@ export async function openInteractiveSession(
     setThinking(level) {
       chat.thinking = level ?? THINKING_OFF;
       refresh();
+    },
+    sessionHooks: () => chat.hooks,
+    addSessionHook(hook) {
+      chat.hooks = [...chat.hooks, hook];
+      return chat.hooks.length;
+    },
+    removeSessionHook(number) {
+      const hook = chat.hooks[number - 1];
+      if (hook === undefined || !Number.isInteger(number)) return null;
+      chat.hooks = chat.hooks.filter((_, i) => i !== number - 1);
+      return hook;
+    },
+    dropSessionHooks() {
+      const count = chat.hooks.length;
+      chat.hooks = [];
+      return count;
     },
     close,
     [Symbol.asyncDispose]: close,

@@ -2,7 +2,7 @@
  * The interactive mode's backend: the chat's flags → an
  * `InteractiveSession` of `app/` (which composes and runs the turns), plus
  * what only the chat shows: the prompt history, `@` file completion, the
- * pickers, `/mcp`, and the session operations of `/rewind`, `/tree` and
+ * pickers, `/mcp`, `/hooks`, and the session operations of `/rewind`, `/tree` and
  * `/title`.
  *
  * @module
@@ -24,6 +24,7 @@ import { listWorkspaceFiles } from "./chat_files.ts";
 import { mcpStatusLines, seenServers, usedServers } from "./chat_mcp.ts";
 import { modelChoices } from "./chat_models.ts";
 import { modelRows } from "../app/model_rows.ts";
+import { chatHooksCommand } from "./chat_hooks.ts";
 
 /** What {@link createChatBackend} starts from. */
 export interface ChatBackendOptions {
@@ -120,6 +121,8 @@ async function chatBackend(
       return branchContext(await readSessionFile(path)).messages;
     },
     setTitle: async (title) => sessionOps.setTitle(await session.sessionFile(), title),
+    hooks: (argument) => chatHooksCommand(session, argument),
+    dropSessionHooks: () => Promise.resolve(session.dropSessionHooks()),
     close: () => session.close(),
   };
 }

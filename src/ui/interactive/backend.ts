@@ -124,6 +124,13 @@ export interface ChatBackend {
   switchBranch(entryId: string): Promise<Message[]>;
   /** Names the session. */
   setTitle(title: string): Promise<void>;
+  /**
+   * `/hooks add|list|remove …` (`argument`: what follows `/hooks`): the
+   * lines to show, and whether they say what is wrong.
+   */
+  hooks(argument: string): Promise<{ readonly lines: readonly string[]; readonly error: boolean }>;
+  /** Drops the chat's own hooks (`/clear`); resolves to how many there were. */
+  dropSessionHooks(): Promise<number>;
   /** Compacts the session's conversation now. */
   compact(handlers: TurnHandlers): Promise<TurnResult>;
   /** Ends the chat: stops what it keeps running for its turns (MCP servers, the extension host). */

@@ -210,11 +210,25 @@ export const COMMANDS: readonly CommandInfo[] = [
     },
   },
   {
-    name: "clear",
-    description: "clear the screen and the scrollback (the session goes on)",
+    name: "hooks",
+    args: "add pre-tool|post-tool PROGRAM ARGS… | list | remove N",
+    description: "hooks of this chat around each tool call (until /clear or /new)",
     whileRunning: false,
-    run(controls) {
+    async run(controls, argument) {
+      const { lines, error } = await controls.backend.hooks(argument);
+      controls.transcript.addNotice(lines.join("\n"), error ? "error" : "info");
+    },
+  },
+  {
+    name: "clear",
+    description: "clear the screen and the scrollback, drop the chat's hooks (the session goes on)",
+    whileRunning: false,
+    async run(controls) {
+      const dropped = await controls.backend.dropSessionHooks();
       controls.clearScreen();
+      if (dropped > 0) {
+        controls.say(`dropped ${dropped === 1 ? "1 hook" : `${dropped} hooks`} of this chat`);
+      }
     },
   },
   {

@@ -58,6 +58,8 @@ export function pendingBackend(loading: Promise<ChatBackend>): PendingBackend {
     branches: later("branches"),
     switchBranch: later("switchBranch"),
     setTitle: later("setTitle"),
+    hooks: later("hooks"),
+    dropSessionHooks: later("dropSessionHooks"),
     compact: later("compact"),
     // A backend that never loaded has nothing to stop.
     close: () => loading.then((backend) => backend.close(), () => {}),
