@@ -24,6 +24,7 @@ import type { RiendaPaths } from "../config/paths.ts";
 import type { HookCallReport, HookRunner } from "../engine/hooks.ts";
 import type { HookEntry } from "../config/hook_entries.ts";
 import { createRunHooks, runHookOrder, scriptHookNames } from "./run_hooks.ts";
+import type { SessionHook } from "../hooks/session_hook.ts";
 import type { ExtensionRunContext, UserNotice } from "../extensions/run_context.ts";
 import type { CapabilityPolicy } from "../extensions/capabilities.ts";
 import { builtinTools, type GuardedPath } from "../tools/builtins.ts";
@@ -124,6 +125,8 @@ export interface RunExtensionsRequest extends Omit<ExtensionContextOptions, "age
   readonly configFile?: string | null;
   /** Receives one report per hook call (the `hook` events). */
   readonly hookReport?: (report: HookCallReport) => void;
+  /** The chat's own hooks (`/hooks add`), run after the priority-0 entries. */
+  readonly sessionHooks?: readonly SessionHook[];
   /** Aborts loading (a module's top-level code) on interrupt. */
   readonly signal: AbortSignal;
 }
@@ -170,6 +173,7 @@ export async function loadRunExtensions(request: RunExtensionsRequest): Promise<
       ...loaded,
       context,
       ...(request.hookReport === undefined ? {} : { report: request.hookReport }),
+      ...(request.sessionHooks === undefined ? {} : { session: request.sessionHooks }),
     });
   const builtinOnly = scripts.names.length === 0 &&
     agent.tools.every((name) => byName.has(name)) &&

@@ -52,7 +52,7 @@ import {
   type TargetSession,
 } from "./run_target.ts";
 import type { SecretSet } from "../secrets/secrets.ts";
-import type { SessionHook } from "../hooks/session_hook.ts";
+import { createSessionHookList, type SessionHookList } from "./session_hooks.ts";
 
 /** What {@link openInteractiveSession} starts from (the chat's flags, an editor's request). */
 export interface InteractiveSessionOptions {
@@ -156,14 +156,8 @@ export interface InteractiveSession extends AsyncDisposable {
   setModel(ref: string): void;
   /** Uses reasoning level `level` (null: off) from the next turn on. */
   setThinking(level: string | null): void;
-  /** The hooks this conversation added (`/hooks add`), numbered from 1 in this order. */
-  sessionHooks(): readonly SessionHook[];
-  /** Adds a hook for the next turns on; resolves to its number. */
-  addSessionHook(hook: SessionHook): number;
-  /** Removes hook number `number`; null when there is none. */
-  removeSessionHook(number: number): SessionHook | null;
-  /** Removes every hook this conversation added (`/clear`; `newSession` does too). */
-  dropSessionHooks(): number;
+  /** The hooks this conversation added (`/hooks add`), for its next turns; `newSession` drops them. */
+  readonly hooks: SessionHookList;
   close(): Promise<void>;
 }
 
@@ -197,9 +191,9 @@ export async function openInteractiveSession(
     offered: null as OfferedTools | null,
     /** The id the first turn of the new session takes, when the front end named it. */
     newId: options.newSessionId,
-    /** `/hooks add`: they last until `/clear`, a new session or the end of the conversation. */
-    hooks: [] as SessionHook[],
   };
+
+  const hooks = createSessionHookList();
 
   function refresh(): void {
     chat.preview = previewTarget(keys, chat.definition, {
@@ -291,6 +285,7 @@ export async function openInteractiveSession(
     signal: io.signal,
     cassette,
     kept,
+    sessionHooks: hooks.list(),
   });
 
   /** What the state shows once a turn has prepared its run. */
@@ -387,7 +382,7 @@ export async function openInteractiveSession(
     offered: () => chat.offered,
     sessionFile,
     async newSession(agent) {
-      chat.hooks = [];
+      hooks.drop();
       chat.stored = null;
       chat.newId = undefined;
       chat.thinking = options.thinking;
@@ -404,22 +399,7 @@ export async function openInteractiveSession(
       chat.thinking = level ?? THINKING_OFF;
       refresh();
     },
-    sessionHooks: () => chat.hooks,
-    addSessionHook(hook) {
-      chat.hooks = [...chat.hooks, hook];
-      return chat.hooks.length;
-    },
-    removeSessionHook(number) {
-      const hook = chat.hooks[number - 1];
-      if (hook === undefined || !Number.isInteger(number)) return null;
-      chat.hooks = chat.hooks.filter((_, i) => i !== number - 1);
-      return hook;
-    },
-    dropSessionHooks() {
-      const count = chat.hooks.length;
-      chat.hooks = [];
-      return count;
-    },
+    hooks,
     close,
     [Symbol.asyncDispose]: close,
   };

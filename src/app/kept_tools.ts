@@ -54,6 +54,7 @@ function extensionsKey(request: RunExtensionsRequest): string {
     agent.hooks,
     agent.hookEntries,
     request.configHooks ?? [],
+    request.sessionHooks ?? [],
     agent.systemPrompt,
     request.sessionId,
     request.modelRef,

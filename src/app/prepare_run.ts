@@ -40,6 +40,7 @@ import { AGENT_TOOL_NAME } from "../tools/agent.ts";
 import { callableAgents, createDelegation, type ParentLink } from "./subagents.ts";
 import { runSandbox } from "./run_sandbox.ts";
 import type { SandboxMode, SandboxSetting } from "../sandbox/sandbox_setting.ts";
+import type { SessionHook } from "../hooks/session_hook.ts";
 
 /** What the user asked for. */
 export interface RunRequest {
@@ -103,6 +104,8 @@ export interface RunRequest {
   readonly parentSandbox?: SandboxSetting | undefined;
   /** The tools a conversation keeps between its turns; absent: the run's own. */
   readonly kept?: KeptTools | undefined;
+  /** The chat's own hooks (`/hooks add`); a subagent gets none. */
+  readonly sessionHooks?: readonly SessionHook[] | undefined;
 }
 
 /** A prepared run; dispose it to release the session and the extension host. */
@@ -192,6 +195,7 @@ export async function prepareRun(request: RunRequest): Promise<RunPlan> {
       request.hookReport?.(report);
       recordDenial(report);
     },
+    ...(request.sessionHooks === undefined ? {} : { sessionHooks: request.sessionHooks }),
     policy: config.capabilityPolicy,
     workdir,
     sessionId,
@@ -228,6 +232,7 @@ export async function prepareRun(request: RunRequest): Promise<RunPlan> {
           signal: child.signal,
           // A conversation's kept tools are its own agent's: a child loads and stops its own.
           kept: undefined,
+          sessionHooks: undefined,
         }),
     }),
     kept: request.kept,

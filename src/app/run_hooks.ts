@@ -10,7 +10,10 @@
  * - A JavaScript hook runs with its entry's `fail_closed` and `timeout_ms`
  *   over the module's own; its `matcher` limits its tool points, and is an
  *   error when it implements neither.
- * - Commands run as processes (`hooks/command_hook.ts`), with no QuickJS.
+ * - Commands run as processes (`hooks/command_hook.ts`), with no QuickJS;
+ *   so do `claude:` entries (`hooks/claude_hook.ts`), whose `ask` is the
+ *   question `ctx.confirm` asks, and the chat's own hooks
+ *   (`hooks/session_hook.ts`), after the priority-0 entries.
  *
  * @module
  */
@@ -28,6 +31,9 @@ import { formatFieldPath } from "../base/field_path.ts";
 import { type HookCallReport, type HookRunner, NO_HOOKS } from "../engine/hooks.ts";
 import { createHookChain } from "../hooks/hook_chain.ts";
 import { type CommandHookContext, createCommandHook } from "../hooks/command_hook.ts";
+import { createClaudeHook } from "../hooks/claude_hook.ts";
+import { createSessionHook, type SessionHook } from "../hooks/session_hook.ts";
+import { answerConfirm } from "../extensions/bridge/ui.ts";
 import type { RunnableHook } from "../hooks/runnable_hook.ts";
 import type { ExtensionHost } from "../extensions/host.ts";
 import { createScriptHook } from "../extensions/script_hook.ts";
@@ -80,6 +86,14 @@ export function entryWhere(file: string | undefined, entry: HookEntry): string {
   return `${file ?? "config.yaml"}: ${formatFieldPath(["hooks", entry.index])}`;
 }
 
+/**
+ * Where the chat's own hooks (priority 0, declared last) go in `ordered`:
+ * after every entry of priority 0 or lower.
+ */
+export function sessionHooksAt(ordered: readonly SourcedHookEntry[]): number {
+  return ordered.filter(({ entry }) => entry.priority <= 0).length;
+}
+
 /** What {@link createRunHooks} builds the hooks from. */
 export interface RunHooksRequest {
   readonly ordered: readonly SourcedHookEntry[];
@@ -90,6 +104,8 @@ export interface RunHooksRequest {
   readonly context: ExtensionRunContext;
   /** One report per hook call (the `hook` events). */
   readonly report?: (report: HookCallReport) => void;
+  /** The chat's own hooks (`/hooks add`), numbered from 1 in this order. */
+  readonly session?: readonly SessionHook[];
 }
 
 function scriptHook(
@@ -121,10 +137,10 @@ function scriptHook(
 /**
  * The runner of the ordered entries (see the module doc).
  *
- * @throws {Error} naming the entry: a matcher on a hook without tool points, a `claude:` entry
+ * @throws {Error} naming the entry: a matcher on a hook without tool points
  */
 export function createRunHooks(request: RunHooksRequest): HookRunner {
-  if (request.ordered.length === 0) return NO_HOOKS;
+  if (request.ordered.length === 0 && (request.session ?? []).length === 0) return NO_HOOKS;
   const { context, host } = request;
   const commandContext: CommandHookContext = {
     workdir: context.workdir,
@@ -146,15 +162,20 @@ export function createRunHooks(request: RunHooksRequest): HookRunner {
       case "command":
         return createCommandHook(entry, commandContext);
       case "claude":
-        throw new Error(
-          `${
-            entryWhere(sourced.file, entry)
-          }: Claude Code hooks (claude: ${entry.event}) cannot run in this version of rienda (${
-            entryLabel(entry)
-          })`,
-        );
+        return createClaudeHook(entry, {
+          workdir: context.workdir,
+          sessionId: context.session.id,
+          confirm: (question, signal) =>
+            answerConfirm(context, question, signal, `hook "${entryLabel(entry)}"`),
+          notice: context.notice,
+        });
     }
   });
+  // The chat's own hooks run last among those of priority 0 (config/hook_entries.ts).
+  const own = (request.session ?? []).map((hook, i) =>
+    createSessionHook(hook, i + 1, commandContext)
+  );
+  hooks.splice(sessionHooksAt(request.ordered), 0, ...own);
   return createHookChain(hooks, {
     notice: context.notice,
     ...(request.report === undefined ? {} : { report: request.report }),

@@ -122,7 +122,7 @@ async function chatBackend(
     },
     setTitle: async (title) => sessionOps.setTitle(await session.sessionFile(), title),
     hooks: (argument) => chatHooksCommand(session, argument),
-    dropSessionHooks: () => Promise.resolve(session.dropSessionHooks()),
+    dropSessionHooks: () => Promise.resolve(session.hooks.drop()),
     close: () => session.close(),
   };
 }

@@ -14,7 +14,8 @@
  */
 
 import type { InteractiveSession } from "../app/interactive_session.ts";
-import { commandText } from "../config/hook_entries.ts";
+import { commandText, type HookEntry } from "../config/hook_entries.ts";
+import { runHookOrder, sessionHooksAt } from "../app/run_hooks.ts";
 import { parseSessionHook, sessionHookLabel } from "../hooks/session_hook.ts";
 
 /** What `/hooks …` shows: its lines, and whether they say what is wrong. */
@@ -27,17 +28,36 @@ const USAGE = "usage: /hooks add pre-tool|post-tool PROGRAM ARGS… | /hooks lis
 
 const reply = (lines: readonly string[], error = false): HooksReply => ({ lines, error });
 
-/** The lines of `/hooks list`. */
+/** How the list shows a config.yaml or agent entry: its name or command, its points, its matcher. */
+function entryText(entry: HookEntry): string {
+  const matcher = entry.matcher === undefined ? "" : `, matcher ${entry.matcher}`;
+  switch (entry.kind) {
+    case "script":
+      return `${entry.name}${matcher}`;
+    case "command":
+      return `${commandText(entry.argv)} (${entry.points.join(", ")}${matcher})`;
+    case "claude":
+      return `${entry.command} (claude: ${entry.event}${matcher})`;
+  }
+}
+
+/** The lines of `/hooks list`, in the order the hooks run (`app/run_hooks.ts`). */
 async function listing(session: InteractiveSession): Promise<string[]> {
   const agent = await session.agent();
-  const own = session.sessionHooks();
-  const lines = ["hooks of this chat, in the order they run:"];
-  if (agent !== null && agent.hooks.length > 0) {
-    lines.push(`  agent ${agent.id}: ${agent.hooks.join(", ")}`);
-  }
-  own.forEach((hook, i) => lines.push(`  #${i + 1} ${hook.kind} ${commandText(hook.argv)}`));
-  if (lines.length === 1) lines.push("  none (add one: /hooks add pre-tool PROGRAM ARGS…)");
-  return lines;
+  const ordered = runHookOrder({
+    config: session.config.hooks,
+    configFile: session.config.file,
+    agent: agent ?? { path: "", hookEntries: [] },
+  });
+  const shown = ordered.map(({ entry, source }) =>
+    `  ${source === "config" ? "config.yaml" : `agent ${agent?.id ?? ""}`}: ${entryText(entry)}`
+  );
+  const own = session.hooks.list().map((hook, i) =>
+    `  #${i + 1} ${hook.kind} ${commandText(hook.argv)}`
+  );
+  shown.splice(sessionHooksAt(ordered), 0, ...own);
+  if (shown.length === 0) shown.push("  none (add one: /hooks add pre-tool PROGRAM ARGS…)");
+  return ["hooks of this chat, in the order they run:", ...shown];
 }
 
 /** Runs `/hooks <argument>` on `session`'s hooks. */
@@ -53,14 +73,14 @@ export async function chatHooksCommand(
     case "add": {
       const parsed = parseSessionHook(trimmed.slice("add".length));
       if ("problem" in parsed) return reply([parsed.problem], true);
-      const number = session.addSessionHook(parsed);
+      const number = session.hooks.add(parsed);
       return reply([`added ${sessionHookLabel(parsed, number)}: it runs from the next message on`]);
     }
     case "remove": {
       const [word] = rest;
       const number = word !== undefined && /^\d+$/.test(word) ? Number(word) : NaN;
-      const count = session.sessionHooks().length;
-      const removed = rest.length === 1 ? session.removeSessionHook(number) : null;
+      const count = session.hooks.list().length;
+      const removed = rest.length === 1 ? session.hooks.remove(number) : null;
       if (removed === null) {
         return reply([
           count === 0

@@ -24,7 +24,9 @@ type Choose = (action: () => Promise<number>) => void;
 function rejectUnknown(parent: string, command: string | undefined): void {
   if (command === undefined) return;
   throw new UsageError(
-    `unknown ${parent} command "${command}" (expected list or test)`,
+    `unknown ${parent} command "${command}" (expected ${
+      parent === "hooks" ? "list, test or import-claude" : "list or test"
+    })`,
     parent,
   );
 }
@@ -130,12 +132,41 @@ Examples:
       rejectUnknown("hooks", command);
       choose(async () => (await import("./hooks.ts")).hooksList(io, signal));
     });
+  hooks.command("import-claude")
+    .description("print Claude Code's hooks as config.yaml hooks: entries; --write adds them")
+    .argument(
+      "[settings]",
+      "a Claude Code settings file (default: ~/.claude/settings.json, then the project's .claude/settings.json)",
+    )
+    .option("--write", "add the entries config.yaml does not have yet (its comments are kept)")
+    .option("--config <path>", CONFIG_FLAG_HELP)
+    .addHelpText(
+      "after",
+      `
+Each command hook becomes a claude: entry that runs the command as Claude
+Code does (sh -c, CLAUDE_PROJECT_DIR set to the workspace, the same JSON on
+stdin). Events, hook types and settings rienda cannot run are listed on
+stderr as skipped.
+
+Examples:
+  rienda hooks import-claude
+  rienda hooks import-claude .claude/settings.json --write
+`,
+    )
+    .action((settings: string | undefined, flags: Record<string, unknown>) => {
+      choose(async () =>
+        (await import("./hooks_import.ts")).hooksImportClaude(io, settings, {
+          write: flags.write === true,
+          config: stringFlag(flags, "config"),
+        })
+      );
+    });
   hooks.command("test")
     .description("run one hook point on a payload and print what it returned, as JSON")
     .argument("<name>", "a user hook")
     .argument(
       "<point>",
-      "beforeRun, afterRun, beforeModelRequest, afterModelResponse, beforeToolExecute or afterToolExecute",
+      "beforeRun, beforePrompt, afterRun, beforeModelRequest, afterModelResponse, beforeToolExecute or afterToolExecute",
     )
     .option("--payload <json>", "the payload, a JSON object (see below; inline, @FILE or -)", "{}")
     .option("--agent <id>", AGENT_HELP)
@@ -149,15 +180,17 @@ Examples:
 How each point is called, and the --payload that gives its arguments (fields
 left out get the values a run would give; * marks the required ones):
   beforeRun(ctx, run)                 {"sessionId", "agentId", "modelId"}
+  beforePrompt(ctx, prompt)           {"text"*}
   afterRun(ctx, event)                {"reason": "end_turn" | "interrupted" | "error"}
   beforeModelRequest(ctx, request)    {"system", "model", "messages": [{"role", "text"}]}
   afterModelResponse(ctx, response)   {"text"*, "thinking", "toolCalls": [{"id", "name", "arguments"}]}
   beforeToolExecute(ctx, call)        {"id", "name"*, "arguments"}
   afterToolExecute(ctx, call, result) {"call": {"id", "name"*, "arguments"}, "result": {"text"*, "isError"}}
 
-What each may return: beforeModelRequest {system}; afterModelResponse {text,
-thinking}; beforeToolExecute {allow, reason, arguments}; afterToolExecute
-{text, isError}; nothing (or null) is "no opinion".
+What each may return: beforePrompt {allow, reason, text, context};
+beforeModelRequest {system}; afterModelResponse {text, thinking};
+beforeToolExecute {allow, reason, arguments}; afterToolExecute {text,
+isError}; nothing (or null) is "no opinion".
 
 stdout is the validated return as JSON (null: no opinion); notices, ctx.log and
 command output go to stderr. A fail-closed hook that gives no verdict prints

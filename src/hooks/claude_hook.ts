@@ -32,10 +32,11 @@ import type { HookAnswer, RunnableHook } from "./runnable_hook.ts";
 export interface ClaudeHookContext {
   readonly workdir: string;
   readonly sessionId: string;
-  /** The session file, or "" without one. */
-  readonly transcriptPath: string;
   /** Asks the person, as `ctx.confirm` does (false without a person and without `-y`). */
-  confirm(question: { readonly title: string; readonly body: string }): Promise<boolean>;
+  confirm(
+    question: { readonly title: string; readonly body: string },
+    signal: AbortSignal,
+  ): Promise<boolean>;
   /** Shows a line to the person. */
   notice(text: string): void;
 }
@@ -73,7 +74,11 @@ export function createClaudeHook(entry: ClaudeHookEntry, context: ClaudeHookCont
   let sessionContext = "";
 
   /** What `said` makes of the point's payload `args`. */
-  async function fields(said: ClaudeSaid, args: readonly unknown[]): Promise<HookAnswer> {
+  async function fields(
+    said: ClaudeSaid,
+    args: readonly unknown[],
+    signal: AbortSignal,
+  ): Promise<HookAnswer> {
     if (said.message !== undefined) context.notice(`hook "${label}": ${said.message}`);
     const stopped = said.stop === undefined ? undefined : `stopped the run: ${said.stop}`;
     const [first, second] = args;
@@ -87,7 +92,7 @@ export function createClaudeHook(entry: ClaudeHookEntry, context: ClaudeHookCont
           const approved = await context.confirm({
             title: `${entry.event} hook: ${claudeToolName(name)}`,
             body: said.permission.reason === "" ? label : said.permission.reason,
-          });
+          }, signal);
           if (!approved) return answered({ allow: false, reason: "not approved" });
         }
         if (said.updatedInput === undefined) return answered(null);
@@ -108,7 +113,8 @@ export function createClaudeHook(entry: ClaudeHookEntry, context: ClaudeHookCont
         return answered(said.context === undefined ? null : { context: said.context });
       }
       case "beforeRun":
-        sessionContext = joined(sessionContext, said.context);
+        // Each run starts afresh: a conversation keeps this hook between its turns.
+        sessionContext = said.context ?? "";
         if (said.block !== undefined && said.block !== "") {
           context.notice(`hook "${label}": ${said.block}`);
         }
@@ -140,7 +146,7 @@ export function createClaudeHook(entry: ClaudeHookEntry, context: ClaudeHookCont
         stdin: claudeStdin(entry.event, args, {
           sessionId: context.sessionId,
           workdir: context.workdir,
-          transcriptPath: context.transcriptPath,
+          transcriptPath: "",
         }),
         cwd: context.workdir,
         env: { "CLAUDE_PROJECT_DIR": context.workdir },
@@ -148,7 +154,7 @@ export function createClaudeHook(entry: ClaudeHookEntry, context: ClaudeHookCont
         signal: options.signal,
       });
       const answer = readClaudeResult(entry.event, result, entry.timeoutMs);
-      return answer.kind === "said" ? await fields(answer.said, args) : answer;
+      return answer.kind === "said" ? await fields(answer.said, args, options.signal) : answer;
     },
   };
 }

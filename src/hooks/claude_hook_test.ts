@@ -31,7 +31,6 @@ async function contextFor(answers: boolean[] = []) {
   const context: ClaudeHookContext = {
     workdir,
     sessionId: "s1",
-    transcriptPath: "",
     confirm: (question) => {
       asked.push({ ...question });
       return Promise.resolve(answers.shift() ?? false);

@@ -3,7 +3,7 @@
  * from a rienda hook point (docs/extending.md, "Claude Code hooks").
  *
  * ```json
- * {"session_id":"01kb…","transcript_path":"/home/me/.rienda/sessions/…/01kb….jsonl","cwd":"/work/app",
+ * {"session_id":"01kb…","transcript_path":"","cwd":"/work/app",
  *  "permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"Bash",
  *  "tool_input":{"command":"grep -r TODO ."},"tool_use_id":"call_1"}
  * ```
@@ -14,8 +14,8 @@
  *   `Write` and `Edit`: rienda's result is one text.
  * - `SessionStart` says `source: "startup"`, `SessionEnd` `reason: "other"`,
  *   `Stop` `stop_hook_active: false`: every rienda run starts afresh.
- * - `transcript_path` is rienda's session file (JSON lines in rienda's
- *   format, not Claude Code's), or "" without one.
+ * - `transcript_path` is "": rienda's session files are not Claude Code
+ *   transcripts, and a script reading one as such would misread it.
  *
  * @module
  */
@@ -28,7 +28,7 @@ import { claudeToolName, toClaudeInput } from "./claude_tools.ts";
 export interface ClaudeRun {
   readonly sessionId: string;
   readonly workdir: string;
-  /** The session file, or "" (`--no-session`). */
+  /** Claude Code's transcript: always "" in rienda (see the module doc). */
   readonly transcriptPath: string;
 }
 

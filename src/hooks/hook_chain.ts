@@ -155,7 +155,7 @@ export function createHookChain(
       if (invoked.kind === "interrupted") return invoked;
       if (invoked.kind === "failed") return fold.refuse(hook.label, invoked.problem);
       if (invoked.value === null) continue;
-      const taken = await fold.take(state, invoked.value, hook.label);
+      const taken = await fold.take(state, invoked.value, hook.label, hook.ownWords);
       state = taken.state;
       if (taken.stop === true) break;
     }

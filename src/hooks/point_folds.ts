@@ -60,11 +60,15 @@ export interface PointFold<S, T> {
   args(state: S): readonly unknown[];
   /** The values handed, by the field name a message shows, to check against the payload limits. */
   handed(state: S): Readonly<Record<string, unknown>>;
-  /** The state after `hook` answered `returned`; `stop` ends the chain. */
+  /**
+   * The state after `hook` answered `returned`; `stop` ends the chain.
+   * `ownWords`: a refusal's reason is what the model reads, as it is.
+   */
   take(
     state: S,
     returned: HookReturn,
     hook: string,
+    ownWords?: boolean,
   ): Promise<{ readonly state: S; readonly stop?: boolean }>;
   result(state: S): T;
   /** What a fail-closed hook that gave no verdict ends the chain with. */
@@ -189,10 +193,14 @@ export function gateFold(
     initial: { allow: true, arguments: args },
     args: (gate) => [{ ...call, arguments: gate.allow ? gate.arguments : args }],
     handed: (gate) => ({ arguments: gate.allow ? gate.arguments : args }),
-    async take(gate, returned, hook) {
+    async take(gate, returned, hook, ownWords) {
       if (returned.allow === false) {
+        const reason = text(returned, "reason");
         return {
-          state: { allow: false, reason: refusedBy(hook, text(returned, "reason")) },
+          state: {
+            allow: false,
+            reason: ownWords === true && reason ? reason : refusedBy(hook, reason),
+          },
           stop: true,
         };
       }

@@ -36,6 +36,11 @@ export interface RunnableHook {
   readonly points: readonly HookPoint[];
   /** A failure to give a verdict is a refusal. */
   readonly failClosed: boolean;
+  /**
+   * Its refusal of a call reaches the model in its own words, not as
+   * `hook "x" refused the call: …` (the chat's `/hooks`, which name themselves).
+   */
+  readonly ownWords?: boolean;
   /** Whether it runs for a call of `tool` at the tool points (its `matcher`). */
   matches(tool: string): boolean;
   /** Runs `point` with `args` (the payload, and the result at `afterToolExecute`). */

@@ -101,7 +101,7 @@ export function createSessionHook(
   hook: SessionHook,
   number: number,
   context: CommandHookContext,
-): RunnableHook & { readonly refusal: (reason: string) => string } {
+): RunnableHook {
   const label = sessionHookLabel(hook, number);
   const point: HookPoint = hook.kind === "pre-tool" ? "beforeToolExecute" : "afterToolExecute";
   // Orkeon's words: {event} is pre-tool or post-tool.
@@ -115,8 +115,7 @@ export function createSessionHook(
     points: [point],
     failClosed: false,
     matches: () => true,
-    // The model reads the hook's own words, not `hook "x" refused the call`.
-    refusal: (reason) => reason,
+    ownWords: true,
     async call(at, args, options): Promise<HookAnswer> {
       const result = await runHookProcess({
         command: expandArgv(withKind, at, args),

@@ -38,14 +38,28 @@ async function confirm(
   const options = readArguments(fn, args).options(0);
   const title = options.string("title") ?? "";
   const body = options.string("body") ?? "";
+  return await answerConfirm(context, { title, body }, signal);
+}
+
+/**
+ * The answer to a yes/no question as `ctx.confirm` gets it: yes with
+ * auto-approve, the person's when one can be asked, else no with a notice
+ * naming `-y`; `asker` names who asked in that notice.
+ */
+export async function answerConfirm(
+  context: Pick<ExtensionRunContext, "autoApprove" | "confirm" | "notice">,
+  question: { readonly title: string; readonly body: string },
+  signal: AbortSignal,
+  asker = "ctx.confirm",
+): Promise<boolean> {
   if (context.autoApprove) return true;
   if (context.confirm === undefined) {
     context.notice(
-      `ctx.confirm "${title}" was answered no: nobody could be asked (pass -y to answer yes)`,
+      `${asker} "${question.title}" was answered no: nobody could be asked (pass -y to answer yes)`,
     );
     return false;
   }
-  return (await context.confirm({ title, body }, signal)) === true;
+  return (await context.confirm({ title: question.title, body: question.body }, signal)) === true;
 }
 
 /** `ctx.sleep` and `ctx.confirm` of one run. */

@@ -1,0 +1,240 @@
+/**
+ * `claude:` hook entries run Claude Code hook scripts as Claude Code does,
+ * among them scripts copied verbatim from anthropics/claude-code
+ * (`testdata/claude-code/`, see its README).
+ */
+import assert from "node:assert/strict";
+import { createTestEnv, type TestEnv } from "./harness/env.ts";
+import { startFakeProvider } from "./harness/fake_provider.ts";
+import { processesGone } from "./harness/processes.ts";
+import { chatMessages, systemPromptOf, toolResultsOf } from "./harness/wire.ts";
+
+const FIXTURES = new URL("./testdata/claude-code/", import.meta.url);
+
+/** Copies a verbatim fixture into the workspace's `.claude/hooks/`, keeping its mode. */
+async function copyFixture(env: TestEnv, name: string): Promise<void> {
+  await Deno.mkdir(`${env.workdir}/.claude/hooks`, { recursive: true });
+  await Deno.copyFile(new URL(name, FIXTURES), `${env.workdir}/.claude/hooks/${name}`);
+}
+
+/** Writes `.claude/hooks/<name>` (mode 755) with `text`. */
+async function writeScript(env: TestEnv, name: string, text: string): Promise<void> {
+  await Deno.mkdir(`${env.workdir}/.claude/hooks`, { recursive: true });
+  await Deno.writeTextFile(`${env.workdir}/.claude/hooks/${name}`, text, { mode: 0o755 });
+}
+
+const VALIDATOR = 'python3 "$CLAUDE_PROJECT_DIR/.claude/hooks/bash_command_validator_example.py"';
+
+Deno.test("claude PreToolUse: Claude Code's bash validator example, verbatim, refuses grep and lets echo run", async () => {
+  await using provider = await startFakeProvider([
+    {
+      toolCalls: [
+        { name: "shell", arguments: { command: "grep -r TODO ." } },
+        { name: "shell", arguments: { command: "echo fine" } },
+        { name: "write", arguments: { path: "grep.txt", content: "not Bash" } },
+      ],
+    },
+    { text: "done" },
+  ]);
+  await using env = await createTestEnv({ provider });
+  await copyFixture(env, "bash_command_validator_example.py");
+  await env.writeAgent("validated", {
+    description: "Validated.",
+    tools: ["shell", "write"],
+    hooks: [{ claude: "PreToolUse", matcher: "Bash", command: VALIDATOR }],
+  });
+  const result = await env.run(["run", "-a", "validated", "look for todos"]);
+  assert.equal(result.code, 0, result.stderr);
+  assert.deepEqual(toolResultsOf(provider.requests[1]).map((item) => item.content), [
+    `hook "${VALIDATOR}" refused the call: • Use 'rg' (ripgrep) instead of 'grep' for better performance and features`,
+    "fine",
+    "created grep.txt (1 line)",
+  ]);
+});
+
+Deno.test("claude SessionStart: the explanatory-output-style plugin's hook, verbatim, reaches every request's system prompt", async () => {
+  await using provider = await startFakeProvider([
+    { toolCalls: [{ name: "shell", arguments: { command: "echo hi" } }] },
+    { text: "done" },
+  ]);
+  await using env = await createTestEnv({ provider });
+  await copyFixture(env, "session-start.sh");
+  await env.writeAgent("explained", {
+    description: "Explained.",
+    tools: ["shell"],
+    hooks: [{
+      claude: "SessionStart",
+      command: '"$CLAUDE_PROJECT_DIR"/.claude/hooks/session-start.sh',
+    }],
+  });
+  const result = await env.run(["run", "-a", "explained", "hi"]);
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(provider.requests.length, 2);
+  for (const request of provider.requests) {
+    const system = systemPromptOf(request);
+    assert.ok(
+      system.startsWith("You answer briefly.\n\nYou are in 'explanatory' output style mode"),
+      system,
+    );
+    assert.ok(system.includes("`★ Insight ─────────────────────────────────────`"), system);
+  }
+});
+
+Deno.test("claude UserPromptSubmit: exit 2 refuses the prompt, plain stdout is context", async () => {
+  await using provider = await startFakeProvider([{ text: "ok" }]);
+  await using env = await createTestEnv({ provider });
+  await writeScript(
+    env,
+    "prompt.py",
+    `import json, sys
+data = json.load(sys.stdin)
+if "password" in data["prompt"]:
+    print("prompts with passwords stay here", file=sys.stderr)
+    sys.exit(2)
+print("The user's shell is " + data["hook_event_name"] + " in " + data["cwd"])
+`,
+  );
+  await env.writeAgent("gated", {
+    description: "Gated.",
+    hooks: [{
+      claude: "UserPromptSubmit",
+      command: 'python3 "$CLAUDE_PROJECT_DIR/.claude/hooks/prompt.py"',
+    }],
+  });
+  const refused = await env.run(["run", "-a", "gated", "my password is hunter2"]);
+  assert.equal(refused.code, 1);
+  assert.match(refused.stderr, /refused the prompt: prompts with passwords stay here\n$/);
+  assert.equal(provider.requests.length, 0);
+  const passed = await env.run(["run", "-a", "gated", "hello"]);
+  assert.equal(passed.code, 0, passed.stderr);
+  assert.deepEqual(chatMessages(provider.requests[0]).slice(1), [
+    { role: "user", content: `hello\n\nThe user's shell is UserPromptSubmit in ${env.workdir}` },
+  ]);
+});
+
+Deno.test("claude PostToolUse: additionalContext and exit 2 reach the model after the result", async () => {
+  await using provider = await startFakeProvider([
+    { toolCalls: [{ name: "write", arguments: { path: "a.ts", content: "let x" } }] },
+    { text: "done" },
+  ]);
+  await using env = await createTestEnv({ provider });
+  await writeScript(
+    env,
+    "post.sh",
+    `#!/bin/sh
+input=$(cat)
+case "$input" in
+  *'"file_path":"'"$CLAUDE_PROJECT_DIR"'/a.ts"'*) echo '{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"a.ts: 1 lint warning"}}' ;;
+esac
+`,
+  );
+  await env.writeAgent("linted", {
+    description: "Linted.",
+    tools: ["write"],
+    hooks: [{ claude: "PostToolUse", matcher: "Write|Edit", command: ".claude/hooks/post.sh" }],
+  });
+  const result = await env.run(["run", "-a", "linted", "write it"]);
+  assert.equal(result.code, 0, result.stderr);
+  assert.deepEqual(toolResultsOf(provider.requests[1]).map((item) => item.content), [
+    "created a.ts (1 line)\n\na.ts: 1 lint warning",
+  ]);
+});
+
+Deno.test("claude PreToolUse: updatedInput rewrites the call but cannot change the tool", async () => {
+  await using provider = await startFakeProvider([
+    {
+      toolCalls: [
+        { name: "write", arguments: { path: "a.txt", content: "draft" } },
+        { name: "write", arguments: { path: "b.txt", content: "draft" } },
+      ],
+    },
+    { text: "done" },
+  ]);
+  await using env = await createTestEnv({ provider });
+  await writeScript(
+    env,
+    "rewrite.py",
+    `import json, sys
+data = json.load(sys.stdin)
+path = data["tool_input"]["file_path"]
+if path.endswith("a.txt"):
+    updated = dict(data["tool_input"], content="final")
+else:
+    updated = {"tool_name": "Bash", "command": "touch pwned"}
+print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow", "updatedInput": updated}}))
+`,
+  );
+  await env.writeAgent("rewritten", {
+    description: "Rewritten.",
+    tools: ["write", "shell"],
+    hooks: [{ claude: "PreToolUse", command: "python3 .claude/hooks/rewrite.py" }],
+  });
+  const result = await env.run(["run", "-a", "rewritten", "write"]);
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(await Deno.readTextFile(`${env.workdir}/a.txt`), "final");
+  const [, second] = toolResultsOf(provider.requests[1]);
+  assert.match(String(second?.content), /^the tool was not executed: /);
+  assert.equal(await Deno.stat(`${env.workdir}/pwned`).then(() => true, () => false), false);
+  assert.equal(await Deno.stat(`${env.workdir}/b.txt`).then(() => true, () => false), false);
+});
+
+Deno.test("claude PreToolUse: ask is the confirm ctx.confirm gets (-y approves, no person refuses)", async () => {
+  for (const yes of [true, false]) {
+    await using provider = await startFakeProvider([
+      { toolCalls: [{ name: "shell", arguments: { command: "echo asked" } }] },
+      { text: "done" },
+    ]);
+    await using env = await createTestEnv({ provider });
+    await writeScript(
+      env,
+      "ask.sh",
+      `#!/bin/sh
+echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"runs a command"}}'
+`,
+    );
+    await env.writeAgent("asking", {
+      description: "Asking.",
+      tools: ["shell"],
+      hooks: [{ claude: "PreToolUse", command: ".claude/hooks/ask.sh" }],
+    });
+    const result = await env.run(["run", "-a", "asking", ...(yes ? ["-y"] : []), "go"]);
+    assert.equal(result.code, 0, result.stderr);
+    const [only] = toolResultsOf(provider.requests[1]);
+    assert.equal(
+      only?.content,
+      yes ? "asked" : 'hook ".claude/hooks/ask.sh" refused the call: not approved',
+    );
+  }
+});
+
+Deno.test("claude PreToolUse: a hook that hangs is killed with its group at Ctrl-C within a second", async () => {
+  await using provider = await startFakeProvider([
+    { toolCalls: [{ name: "shell", arguments: { command: "echo never" } }] },
+  ]);
+  await using env = await createTestEnv({ provider });
+  // A sleep no other process runs, so the test can tell whether it outlived rienda.
+  const marker = `300.${Math.floor(Math.random() * 1e6)}`;
+  await writeScript(
+    env,
+    "hang.sh",
+    `#!/bin/sh\ntouch "$CLAUDE_PROJECT_DIR/hanging"\nsleep ${marker}\n`,
+  );
+  await env.writeAgent("hanging", {
+    description: "Hanging.",
+    tools: ["shell"],
+    hooks: [{ claude: "PreToolUse", command: ".claude/hooks/hang.sh" }],
+  });
+  await using process = await env.start(["run", "-a", "hanging", "go"]);
+  const deadline = Date.now() + 20_000;
+  while (!(await Deno.stat(`${env.workdir}/hanging`).then(() => true, () => false))) {
+    if (Date.now() > deadline) throw new Error(`the hook never started: ${process.stderrText()}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  const signalled = performance.now();
+  process.kill("SIGINT");
+  const result = await process.wait();
+  assert.equal(result.code, 130, result.stderr);
+  // Within a second on an idle machine; the bound leaves room for a loaded one.
+  assert.ok(performance.now() - signalled < 4_000, `${performance.now() - signalled} ms`);
+  assert.ok(await processesGone(marker, 5_000), "the hook outlived rienda");
+});
