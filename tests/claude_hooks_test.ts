@@ -1,7 +1,7 @@
 /**
  * `claude:` hook entries run Claude Code hook scripts as Claude Code does,
- * among them scripts copied verbatim from anthropics/claude-code
- * (`testdata/claude-code/`, see its README).
+ * among them scripts written in Claude Code's hook format
+ * (`testdata/claude-hooks/`, see its README).
  */
 import assert from "node:assert/strict";
 import { createTestEnv, type TestEnv } from "./harness/env.ts";
@@ -9,9 +9,9 @@ import { startFakeProvider } from "./harness/fake_provider.ts";
 import { processesGone } from "./harness/processes.ts";
 import { chatMessages, systemPromptOf, toolResultsOf } from "./harness/wire.ts";
 
-const FIXTURES = new URL("./testdata/claude-code/", import.meta.url);
+const FIXTURES = new URL("./testdata/claude-hooks/", import.meta.url);
 
-/** Copies a verbatim fixture into the workspace's `.claude/hooks/`, keeping its mode. */
+/** Copies a fixture into the workspace's `.claude/hooks/`, keeping its mode. */
 async function copyFixture(env: TestEnv, name: string): Promise<void> {
   await Deno.mkdir(`${env.workdir}/.claude/hooks`, { recursive: true });
   await Deno.copyFile(new URL(name, FIXTURES), `${env.workdir}/.claude/hooks/${name}`);
@@ -23,13 +23,14 @@ async function writeScript(env: TestEnv, name: string, text: string): Promise<vo
   await Deno.writeTextFile(`${env.workdir}/.claude/hooks/${name}`, text, { mode: 0o755 });
 }
 
-const VALIDATOR = 'python3 "$CLAUDE_PROJECT_DIR/.claude/hooks/bash_command_validator_example.py"';
+const VALIDATOR = 'python3 "$CLAUDE_PROJECT_DIR/.claude/hooks/bash_validator.py"';
 
-Deno.test("claude PreToolUse: Claude Code's bash validator example, verbatim, refuses grep and lets echo run", async () => {
+Deno.test("claude PreToolUse: a python3 Bash validator refuses grep and find -name with exit 2 and lets echo run", async () => {
   await using provider = await startFakeProvider([
     {
       toolCalls: [
         { name: "shell", arguments: { command: "grep -r TODO ." } },
+        { name: "shell", arguments: { command: "find . -name '*.ts'" } },
         { name: "shell", arguments: { command: "echo fine" } },
         { name: "write", arguments: { path: "grep.txt", content: "not Bash" } },
       ],
@@ -37,7 +38,7 @@ Deno.test("claude PreToolUse: Claude Code's bash validator example, verbatim, re
     { text: "done" },
   ]);
   await using env = await createTestEnv({ provider });
-  await copyFixture(env, "bash_command_validator_example.py");
+  await copyFixture(env, "bash_validator.py");
   await env.writeAgent("validated", {
     description: "Validated.",
     tools: ["shell", "write"],
@@ -46,13 +47,14 @@ Deno.test("claude PreToolUse: Claude Code's bash validator example, verbatim, re
   const result = await env.run(["run", "-a", "validated", "look for todos"]);
   assert.equal(result.code, 0, result.stderr);
   assert.deepEqual(toolResultsOf(provider.requests[1]).map((item) => item.content), [
-    `hook "${VALIDATOR}" refused the call: • Use 'rg' (ripgrep) instead of 'grep' for better performance and features`,
+    `hook "${VALIDATOR}" refused the call: - grep: run 'rg PATTERN' instead, it is faster and skips ignored files`,
+    `hook "${VALIDATOR}" refused the call: - find -name: run 'rg --files -g GLOB' instead`,
     "fine",
     "created grep.txt (1 line)",
   ]);
 });
 
-Deno.test("claude SessionStart: the explanatory-output-style plugin's hook, verbatim, reaches every request's system prompt", async () => {
+Deno.test("claude SessionStart: an sh hook's additionalContext reaches every request's system prompt", async () => {
   await using provider = await startFakeProvider([
     { toolCalls: [{ name: "shell", arguments: { command: "echo hi" } }] },
     { text: "done" },
@@ -73,10 +75,9 @@ Deno.test("claude SessionStart: the explanatory-output-style plugin's hook, verb
   for (const request of provider.requests) {
     const system = systemPromptOf(request);
     assert.ok(
-      system.startsWith("You answer briefly.\n\nYou are in 'explanatory' output style mode"),
+      system.startsWith("You answer briefly.\n\nHouse style: answer in plain sentences,"),
       system,
     );
-    assert.ok(system.includes("`★ Insight ─────────────────────────────────────`"), system);
   }
 });
 

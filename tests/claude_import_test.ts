@@ -1,16 +1,16 @@
 import assert from "node:assert/strict";
 import { createTestEnv } from "./harness/env.ts";
 
-const FIXTURES = new URL("./testdata/claude-code/", import.meta.url);
+const FIXTURES = new URL("./testdata/claude-hooks/", import.meta.url);
 
-/** The settings Claude Code's hook example asks for, in the user's ~/.claude/settings.json. */
+/** A Bash validator's settings, as Claude Code's docs write them, in the user's ~/.claude/settings.json. */
 const USER_SETTINGS = {
   hooks: {
     PreToolUse: [{
       matcher: "Bash",
       hooks: [{
         type: "command",
-        command: "python3 /path/to/claude-code/examples/hooks/bash_command_validator_example.py",
+        command: "python3 ~/.claude/hooks/bash_validator.py",
       }],
     }],
     Notification: [{ hooks: [{ type: "command", command: "notify-send done" }] }],
@@ -21,7 +21,7 @@ Deno.test("hooks import-claude prints the user's and the project's hooks as clau
   await using env = await createTestEnv();
   await env.writeFile("home/.claude/settings.json", JSON.stringify(USER_SETTINGS));
   await Deno.mkdir(`${env.workdir}/.claude`);
-  // A plugin's hooks.json, verbatim: its command names CLAUDE_PLUGIN_ROOT.
+  // A plugin's hooks.json: its command names CLAUDE_PLUGIN_ROOT.
   await Deno.copyFile(new URL("hooks.json", FIXTURES), `${env.workdir}/.claude/settings.json`);
   const result = await env.run(["hooks", "import-claude"], { env: { HOME: `${env.root}/home` } });
   assert.equal(result.code, 0, result.stderr);
@@ -31,9 +31,9 @@ Deno.test("hooks import-claude prints the user's and the project's hooks as clau
       "hooks:",
       "  - claude: PreToolUse",
       "    matcher: Bash",
-      "    command: python3 /path/to/claude-code/examples/hooks/bash_command_validator_example.py",
+      "    command: python3 ~/.claude/hooks/bash_validator.py",
       "  - claude: SessionStart",
-      "    command: ${CLAUDE_PLUGIN_ROOT}/hooks-handlers/session-start.sh",
+      "    command: ${CLAUDE_PLUGIN_ROOT}/hooks/session-start.sh",
       "",
     ].join("\n"),
   );
@@ -74,7 +74,7 @@ Deno.test("hooks import-claude --write appends the new entries to config.yaml, k
   assert.ok(after.startsWith(before), after);
   assert.ok(
     after.endsWith(
-      `hooks:\n  - claude: PreToolUse\n    matcher: Bash\n    command: python3 /path/to/claude-code/examples/hooks/bash_command_validator_example.py\n`,
+      `hooks:\n  - claude: PreToolUse\n    matcher: Bash\n    command: python3 ~/.claude/hooks/bash_validator.py\n`,
     ),
     after,
   );

@@ -5,7 +5,7 @@ import { type ClaudeHookContext, createClaudeHook } from "./claude_hook.ts";
 
 const never = new AbortController().signal;
 const VALIDATOR = fileURLToPath(
-  new URL("../../tests/testdata/claude-code/bash_command_validator_example.py", import.meta.url),
+  new URL("../../tests/testdata/claude-hooks/bash_validator.py", import.meta.url),
 );
 
 function entry(
@@ -42,7 +42,7 @@ async function contextFor(answers: boolean[] = []) {
 
 const shell = (command: string) => ({ id: "c1", name: "shell", arguments: { command } });
 
-Deno.test("createClaudeHook() runs Claude Code's bash validator example verbatim", async () => {
+Deno.test("createClaudeHook() runs a python3 Bash validator in Claude Code's format", async () => {
   const { context } = await contextFor();
   const hook = createClaudeHook(entry("PreToolUse", `python3 '${VALIDATOR}'`, "Bash"), context);
   deepStrictEqual(hook.points, ["beforeToolExecute"]);
@@ -54,7 +54,7 @@ Deno.test("createClaudeHook() runs Claude Code's bash validator example verbatim
       kind: "answered",
       value: {
         allow: false,
-        reason: "• Use 'rg' (ripgrep) instead of 'grep' for better performance and features",
+        reason: "- grep: run 'rg PATTERN' instead, it is faster and skips ignored files",
       },
     },
   );
