@@ -21,8 +21,10 @@
  * - An interrupt never lets a result skip a rewriting hook: a call whose
  *   `afterToolExecute` chain did not finish gets {@link INTERRUPTED_WHILE}
  *   (or {@link INTERRUPTED_BEFORE} when its tool never started).
- * - The result the model reads has no escape sequences, whoever wrote it
- *   last (a tool, a hook, a refusal naming a model-chosen tool).
+ * - The result the model reads has no escape sequences and at most
+ *   `MAX_TOOL_RESULT_BYTES` (then `[output truncated]`), whoever wrote it
+ *   last (a tool, a hook's rewrite, a refusal naming a model-chosen tool or
+ *   quoting a hook's megabytes).
  *
  * @module
  */
@@ -32,6 +34,7 @@ import type { ToolCallBlock, ToolResultBlock, UserMessage } from "../llm/message
 import { payloadProblem } from "../sandbox/payload_limits.ts";
 import type { CallableTool, ToolResult } from "../tools/tool.ts";
 import { errorResult } from "../tools/tool.ts";
+import { capToolResult } from "../tools/truncate.ts";
 import type { EventSink } from "./events.ts";
 import type { ToolCallPayload } from "./hooks.ts";
 import type { SessionWriter } from "./session_writer.ts";
@@ -110,7 +113,7 @@ async function runCall(
   };
   options.emit({ type: "tool_call", ...payload });
   const done = await runOneCall(payload, refusals.get(call.id), options);
-  const result = { ...done, text: stripEscapes(done.text) };
+  const result = { ...done, text: capToolResult(stripEscapes(done.text)) };
   options.emit({ type: "tool_result", id: call.id, name: call.name, ...result });
   return { call, result };
 }
