@@ -1,7 +1,8 @@
 /**
- * `deno task mcp-servers`: installs the pinned MCP reference servers and the
- * MCP conformance suite from npm into the git-ignored `vendor/mcp-servers/`,
- * for the tests and the benchmark (`deno task test` runs it first).
+ * `deno task mcp-servers`: installs the pinned MCP reference servers, the
+ * MCP conformance suite and a published collection of Claude Code hook
+ * scripts from npm into the git-ignored `vendor/mcp-servers/`, for the tests
+ * and the benchmark (`deno task test` runs it first).
  * Idempotent and quick: it runs `npm install` only when an installed version
  * differs from its pin.
  *
@@ -18,6 +19,9 @@ export const MCP_PACKAGES = {
   "@modelcontextprotocol/server-everything": "2026.8.31",
   "@modelcontextprotocol/server-filesystem": "2026.8.31",
   "@modelcontextprotocol/conformance": "0.1.16",
+  // Claude Code hook scripts as their authors publish them (MIT), run verbatim
+  // by tests/claude_hooks_published_test.ts.
+  "claude-hooks-manager": "3.1.1",
 } as const;
 
 /** One of {@link MCP_PACKAGES}. */
