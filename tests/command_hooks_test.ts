@@ -189,6 +189,39 @@ Deno.test("a hostile path reaches a command hook as -, and a hook's afterToolExe
   ]);
 });
 
+Deno.test("a placeholder in a hook's program is refused: a made-up tool name never picks the script", async () => {
+  await using provider = await startFakeProvider([
+    {
+      toolCalls: [
+        { name: "write", arguments: { path: "evil.sh", content: "#!/bin/sh\ntouch pwned\n" } },
+        { name: "../evil", arguments: {} },
+      ],
+    },
+    { text: "done" },
+  ]);
+  await using env = await createTestEnv({ provider });
+  await writeScript(env, "write.sh", "#!/bin/sh\nexit 0\n");
+  const agentPath = await env.writeAgent("dispatch", {
+    description: "Dispatch.",
+    tools: ["write"],
+    hooks: [{ command: ["hooks/{tool}.sh"], on: ["afterToolExecute"] }],
+  });
+  const result = await env.run(["run", "-a", "dispatch", "-y", "go"]);
+  assert.equal(result.code, 1, result.stderr);
+  assert.match(
+    result.stderr,
+    new RegExp(`^rienda: ${agentPath}:\\d+: hooks\\[0\\]\\.command\\[0\\]: `),
+  );
+  assert.ok(
+    result.stderr.endsWith(
+      `: the program cannot hold {tool}: the model's call would choose what runs; pass it as an argument (such as [hooks/dispatch.sh, "{tool}"])\n`,
+    ),
+    result.stderr,
+  );
+  assert.equal(provider.requests.length, 0);
+  assert.equal(await exists(`${env.workdir}/pwned`), false);
+});
+
 Deno.test("a hook that writes megabytes or hangs past its timeout is a notice, and the run goes on", async () => {
   await using provider = await startFakeProvider([
     { toolCalls: [{ name: "shell", arguments: { command: "echo ran" } }] },

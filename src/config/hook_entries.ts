@@ -165,6 +165,19 @@ export function orderHookEntries(entries: readonly SourcedHookEntry[]): SourcedH
 const PLACEHOLDER_REGEXP = /\{(?:tool|event|path)\}/;
 
 /**
+ * Why `program`, a command's first element, cannot run as written: it holds
+ * a placeholder, so the model's call would choose the program (a made-up
+ * tool named `../x` makes `hooks/{tool}.sh` a script of its own); null when
+ * it can. Placeholders are only replaced in the arguments.
+ */
+export function programPlaceholderProblem(program: string): string | null {
+  const found = PLACEHOLDER_REGEXP.exec(program);
+  if (found === null) return null;
+  return `the program cannot hold ${found[0]}: the model's call would choose what runs; ` +
+    `pass it as an argument (such as [hooks/dispatch.sh, "${found[0]}"])`;
+}
+
+/**
  * How messages name an entry: a JavaScript hook's name, a command's program
  * and arguments without the placeholder ones (`node hooks/policy.mjs`), a
  * Claude Code hook's command.

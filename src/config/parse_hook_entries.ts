@@ -21,6 +21,7 @@ import {
   type HookEntry,
   MATCHED_CLAUDE_EVENTS,
   MAX_HOOK_TIMEOUT_MS,
+  programPlaceholderProblem,
   TOOL_POINTS,
 } from "./hook_entries.ts";
 
@@ -301,6 +302,11 @@ class EntryReader {
       return null;
     }
     let ok = true;
+    const placeholder = typeof program === "string" ? programPlaceholderProblem(program) : null;
+    if (placeholder !== null) {
+      ok = false;
+      this.problems.push({ path: [...this.#at, "command", 0], message: placeholder });
+    }
     command.forEach((element: unknown, i) => {
       if (typeof element === "string" && !element.includes("\0") && (i > 0 || element !== "")) {
         return;

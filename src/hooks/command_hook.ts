@@ -3,9 +3,10 @@
  * {@link RunnableHook} (docs/extending.md, "Command hooks"): what it is
  * handed and how its exit is read. The process is `hook_process.ts`'s.
  *
- * - Placeholders in the argv: `{tool}` the tool name, `{event}` the point,
- *   `{path}` the call's `path` argument; each only when it holds letters,
- *   digits and `._/@+=,:-` and does not start with `-`, else `-`.
+ * - Placeholders in the arguments: `{tool}` the tool name, `{event}` the
+ *   point, `{path}` the call's `path` argument; each only when it holds
+ *   letters, digits and `._/@+=,:-` and does not start with `-`, else `-`.
+ *   The program is never expanded (the entry parser refuses one there).
  * - Standard input: one JSON object, `{"point", "session": {id, agentId,
  *   modelId, workdir}, "call": {id, name, arguments}}`, with `"result":
  *   {text, isError}` at `afterToolExecute` and `"payload"` at the other points.
@@ -64,7 +65,7 @@ function callOf(
 }
 
 /**
- * `argv` with its placeholders replaced for `point` and `args`.
+ * `argv` with the placeholders of its arguments replaced for `point` and `args`.
  *
  * @example
  * ```ts
@@ -87,10 +88,11 @@ export function expandArgv(
     event: point,
     path: safeWord(isObject(callArgs) ? callArgs.path : undefined),
   };
+  // The program stays as written: the model's call never chooses what runs.
   const [program, ...rest] = argv;
   const expand = (element: string) =>
     element.replace(PLACEHOLDER_REGEXP, (_match, name: string) => values[name] ?? "-");
-  return [expand(program), ...rest.map(expand)];
+  return [program, ...rest.map(expand)];
 }
 
 /** The JSON a command hook reads on its standard input (see the module doc). */

@@ -26,6 +26,14 @@ Deno.test("expandArgv() replaces {tool}, {event} and {path}, and a hostile value
     deepStrictEqual(expandArgv(["c", "{path}"], "beforeToolExecute", [call(hostile)]), ["c", "-"]);
   }
   deepStrictEqual(expandArgv(["c", "{tool}"], "beforeToolExecute", [call("x", "-x")]), ["c", "-"]);
+  // The program is never expanded: a made-up tool name cannot choose what runs.
+  deepStrictEqual(
+    expandArgv(["hooks/{tool}.sh", "{tool}"], "afterToolExecute", [call("a", "../evil")]),
+    [
+      "hooks/{tool}.sh",
+      "../evil",
+    ],
+  );
   deepStrictEqual(expandArgv(["c", "{tool}{path}", "{other}"], "beforeRun", [{ sessionId: "s" }]), [
     "c",
     "--",

@@ -7,7 +7,8 @@
  *   (`;` `&&` `||` `|` `&` `<` `>` `$(` and backquotes) is refused, since
  *   it would not do what it says. The placeholders `{tool}` and `{path}`
  *   are those of command hooks (`command_hook.ts`), `{event}` is
- *   `pre-tool` or `post-tool`; the JSON on standard input is a command
+ *   `pre-tool` or `post-tool`, all of them in the arguments only (in the
+ *   program they are refused); the JSON on standard input is a command
  *   hook's.
  * - Only the exit code counts. A pre-tool hook that exits non-zero, runs
  *   over {@link SESSION_HOOK_TIMEOUT_MS} or cannot start refuses the call:
@@ -18,7 +19,7 @@
  * @module
  */
 
-import { commandText } from "../config/hook_entries.ts";
+import { commandText, programPlaceholderProblem } from "../config/hook_entries.ts";
 import type { HookPoint } from "../engine/hooks.ts";
 import { type CommandHookContext, commandStdin, expandArgv } from "./command_hook.ts";
 import { firstLine, type HookProcessResult, runHookProcess } from "./hook_process.ts";
@@ -65,6 +66,8 @@ export function parseSessionHook(words: string): SessionHook | { readonly proble
       } is shell syntax (put the steps in a script and name the script)`,
     };
   }
+  const placeholder = programPlaceholderProblem(program);
+  if (placeholder !== null) return { problem: placeholder };
   return { kind, argv: [program, ...args] };
 }
 

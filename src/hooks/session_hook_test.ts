@@ -15,6 +15,10 @@ Deno.test("parseSessionHook() takes a program and its words, and refuses shell s
       } is shell syntax (put the steps in a script and name the script)`,
     });
   }
+  deepStrictEqual(parseSessionHook("pre-tool hooks/{tool}.sh {path}"), {
+    problem:
+      `the program cannot hold {tool}: the model's call would choose what runs; pass it as an argument (such as [hooks/dispatch.sh, "{tool}"])`,
+  });
   deepStrictEqual(parseSessionHook("stop x"), {
     problem: "usage: /hooks add pre-tool|post-tool PROGRAM ARGS...",
   });
