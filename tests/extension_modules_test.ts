@@ -95,7 +95,7 @@ export function afterToolExecute(ctx, call, result) {
     "EXPLODED (INDEX.JS:6)",
   ]);
   const listed = await env.run(["hooks"]);
-  assert.equal(listed.stdout.split("\n")[0], "esm-hook  afterToolExecute  fail-closed");
+  assert.match(listed.stdout, /^esm-hook {2}afterToolExecute {2}fail-closed$/m);
   const tools = await env.run(["tools"]);
   assert.ok(tools.stdout.includes("esm-tool  user      Greets."), tools.stdout);
 });

@@ -268,7 +268,9 @@ Deno.test("rienda hooks shows which hooks fail closed and the agents' timeouts",
   });
   const result = await env.run(["hooks"]);
   assert.equal(result.code, 0, result.stderr);
-  assert.deepEqual(result.stdout.split("\n").filter((line) => !line.startsWith(" ")), [
+  const installed = result.stdout.slice(result.stdout.indexOf("\ninstalled in ") + 1);
+  assert.deepEqual(installed.split("\n").filter((line) => !line.startsWith(" ")), [
+    `installed in ${env.home}/hooks:`,
     "audit  afterToolExecute   agent careful: fail-closed",
     "guard  beforeToolExecute  fail-closed; agent careful: timeout 5000 ms",
     "",

@@ -22,7 +22,10 @@ Deno.test("rienda hooks lists hooks with their points and reports broken ones on
   await using env = await createTestEnv();
   const empty = await env.run(["hooks"]);
   assert.equal(empty.code, 0, empty.stderr);
-  assert.equal(empty.stdout, "");
+  assert.equal(
+    empty.stdout,
+    "agent default runs no hooks (none in its hooks: or in config.yaml's)\n",
+  );
   assert.equal(
     empty.stderr,
     `no hooks in ${env.home}/hooks (a hook is ${env.home}/hooks/<name>/index.js)\n`,
@@ -38,6 +41,9 @@ Deno.test("rienda hooks lists hooks with their points and reports broken ones on
   const result = await env.run(["hooks"]);
   assert.equal(result.code, 1, "a broken hook fails the listing");
   assert.deepEqual(linesOf(result.stdout), [
+    "agent default runs no hooks (none in its hooks: or in config.yaml's)",
+    "",
+    `installed in ${env.home}/hooks:`,
     "guard  afterRun, beforeToolExecute",
     "  capabilities: full access",
     "typo   afterRun",

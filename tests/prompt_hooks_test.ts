@@ -84,7 +84,7 @@ Deno.test("rienda hooks test runs beforePrompt on a payload; rienda types knows 
   assert.equal(missing.code, 2);
   assert.match(missing.stderr, /invalid beforePrompt payload: text must be a string/);
   const listed = await env.run(["hooks"]);
-  assert.match(listed.stdout, /^gate {2}beforePrompt\n/);
+  assert.match(listed.stdout, /^gate {2}beforePrompt$/m);
   const types = await env.run(["types"]);
   assert.match(types.stdout, /beforePrompt\?: BeforePrompt;/);
 });

@@ -152,10 +152,12 @@ export interface HomeExtensions {
 
 /** Loads and checks every extension of `kind` in the rienda home. */
 export async function loadHomeExtensions(
-  request: Pick<WorkbenchRequest, "env" | "cwd" | "signal">,
+  request: Pick<WorkbenchRequest, "env" | "cwd" | "signal"> & {
+    readonly config?: string | undefined;
+  },
   kind: ExtensionKind,
 ): Promise<HomeExtensions> {
-  const paths = resolvePaths(request.env, { cwd: request.cwd });
+  const paths = resolvePaths(request.env, { config: request.config, cwd: request.cwd });
   const config = await loadConfig(paths.configFile, { explicit: paths.configExplicit });
   const builtins = builtinTools();
   using host = new ExtensionHost();

@@ -108,29 +108,55 @@ Examples:
 
 function addHooksCommand(program: Command, io: Io, signal: AbortSignal, choose: Choose): void {
   const hooks = program.command("hooks")
-    .description("list user hooks, or run one point of one with hooks test")
+    .description("list the hooks of a run and the installed ones, or run one with hooks test")
     .usage(
-      "[list | test NAME POINT --payload JSON|@FILE|- [--agent ID] [--expect JSON] [-C DIR] [-y]]",
+      "[list [-a ID] | test NAME POINT --payload JSON|@FILE|- [--agent ID] [--expect JSON] [-C DIR] [-y]]",
     )
     .addHelpText(
       "after",
       `
-User hooks live in $RIENDA_HOME/hooks/<name>/index.js and run for agents that
-list them under hooks:. Broken hooks are reported on stderr.
+A run calls the entries of config.yaml's hooks: and of its agent's: JavaScript
+hooks of $RIENDA_HOME/hooks/<name>/index.js by name, and commands. Broken hooks
+are reported on stderr.
 
 Examples:
   rienda hooks
+  rienda hooks -a careful
   rienda hooks test guard beforeToolExecute --payload '{"name": "shell", "arguments": {"command": "rm -rf /"}}'
   rienda hooks test audit afterRun --payload '{"reason": "interrupted"}'
 `,
     );
   hooks.command("list", { isDefault: true })
-    .description("user hooks with the points they implement; problems on stderr")
+    .description("the hooks a run of an agent runs, in order, then the installed hooks")
     .argument("[command]")
-    .addHelpText("after", "\nExamples:\n  rienda hooks\n")
-    .action((command: string | undefined) => {
+    .option("-a, --agent <id>", "list the hooks of this agent's runs (default: the default agent)")
+    .option(
+      "-C, --workdir <dir>",
+      "workspace whose project agents count (default: the current directory)",
+    )
+    .option("--config <path>", CONFIG_FLAG_HELP)
+    .addHelpText(
+      "after",
+      `
+The first part numbers the entries of config.yaml's hooks: and of the agent's
+in the order a run calls them (lower priority first; equal priorities keep
+config.yaml's before the agent's, each in declaration order): the hook's name
+or the whole command, its points, matcher, priority and policy, and where it
+is declared.
+
+Examples:
+  rienda hooks
+  rienda hooks -a careful
+`,
+    )
+    .action((command: string | undefined, flags: Record<string, unknown>) => {
       rejectUnknown("hooks", command);
-      choose(async () => (await import("./hooks.ts")).hooksList(io, signal));
+      const parsed = {
+        agent: stringFlag(flags, "agent"),
+        workdir: stringFlag(flags, "workdir"),
+        config: stringFlag(flags, "config"),
+      };
+      choose(async () => (await import("./hooks_list.ts")).hooksList(io, signal, parsed));
     });
   hooks.command("import-claude")
     .description("print Claude Code's hooks as config.yaml hooks: entries; --write adds them")

@@ -1,41 +1,23 @@
 /**
- * `rienda hooks`: the user hooks with the points they implement, and the
- * diagnostics of broken ones; `rienda hooks test NAME POINT --payload JSON`:
- * one hook point on a payload, printing as JSON what it returned after
- * validation (`null` for "no opinion"), with its notices on stderr
- * (docs/cli.md).
- *
- * ```
- * audit  afterRun
- *   capabilities: full access
- * guard  afterRun, beforeToolExecute  fail-closed; agent careful: timeout 5000 ms
- *   capabilities: file read: none; file write: none; http: none; exec: git; env: none
- * ```
- *
- * The third column is the policy: `fail-closed` when the module says so,
- * then what each agent's object entry for the hook makes of it.
+ * `rienda hooks test NAME POINT --payload JSON`: one hook point on a
+ * payload, printing as JSON what it returned after validation (`null` for
+ * "no opinion"), with its notices on stderr (docs/cli.md). The listing is
+ * `hooks_list.ts`'s.
  *
  * @module
  */
 
-import type { AgentDefinition } from "../agents/agent_file.ts";
-import type { ScriptHookEntry } from "../config/hook_entries.ts";
-import { agentSources } from "../agents/agent_sources.ts";
-import { listAgents } from "../agents/catalog.ts";
-import { loadHomeExtensions, openExtensionWorkbench } from "../app/extension_workbench.ts";
-import { resolvePaths } from "../config/paths.ts";
+import { openExtensionWorkbench } from "../app/extension_workbench.ts";
 import { HOOK_POINTS } from "../engine/hooks.ts";
 import { callHook } from "../hooks/hook_call.ts";
 import { failedClosed } from "../hooks/hook_chain.ts";
 import { createScriptHook } from "../extensions/script_hook.ts";
 import { isHookPoint, parseHookPayload } from "../extensions/hook_payloads.ts";
 import { loadHookByName, withPolicy } from "../extensions/load_extensions.ts";
-import type { LoadedHook } from "../extensions/load_module.ts";
 import type { Io } from "../ui/io.ts";
-import { formatColumns } from "./columns.ts";
 import { EXIT, UsageError } from "./exit.ts";
+import { scriptEntry } from "./hooks_list.ts";
 import {
-  capabilitiesLine,
   checkOneStdinFlag,
   expectDiff,
   readJsonFlag,
@@ -59,53 +41,6 @@ export interface HooksTestFlags {
 }
 
 const COMMAND = "hooks test";
-
-/** The entry of JavaScript hook `name` in `agent`'s `hooks:`, if it lists it. */
-function scriptEntry(agent: AgentDefinition, name: string): ScriptHookEntry | undefined {
-  return agent.hookEntries.find((entry): entry is ScriptHookEntry =>
-    entry.kind === "script" && entry.name === name
-  );
-}
-
-/** The policy column of `hook`: the module's, then each agent's override. */
-function policyText(hook: LoadedHook, agents: readonly AgentDefinition[]): string {
-  const parts = hook.failClosed ? ["fail-closed"] : [];
-  for (const agent of agents) {
-    const policy = scriptEntry(agent, hook.name);
-    if (policy === undefined) continue;
-    const failClosed = policy.failClosed ?? hook.failClosed;
-    const settings = [
-      ...(failClosed === hook.failClosed ? [] : [failClosed ? "fail-closed" : "fail-open"]),
-      ...(policy.timeoutMs === undefined ? [] : [`timeout ${policy.timeoutMs} ms`]),
-    ];
-    if (settings.length > 0) parts.push(`agent ${agent.id}: ${settings.join(", ")}`);
-  }
-  return parts.join("; ");
-}
-
-/** `rienda hooks`: one line per hook with its points and policy; diagnostics on stderr (exit 1 if broken). */
-export async function hooksList(io: Io, signal: AbortSignal): Promise<number> {
-  const { catalog, dir, policy } = await loadHomeExtensions(
-    { env: io.env, cwd: io.cwd, signal },
-    "hook",
-  );
-  const { agents } = await listAgents(
-    await agentSources(resolvePaths(io.env, { cwd: io.cwd }), io.cwd),
-  );
-  const rows = formatColumns(catalog.hooks.map((hook) => {
-    const column = policyText(hook, agents);
-    return [hook.name, hook.points.join(", "), ...(column === "" ? [] : [column])];
-  }));
-  rows.split("\n").slice(0, -1).forEach((row, index) => {
-    const hook = catalog.hooks[index];
-    io.stdout.write(`${row}\n${hook === undefined ? "" : capabilitiesLine(hook, policy)}`);
-  });
-  for (const diagnostic of catalog.diagnostics) io.stderr.write(`${diagnostic}\n`);
-  if (catalog.hooks.length === 0 && catalog.diagnostics.length === 0) {
-    io.stderr.write(`no hooks in ${dir} (a hook is ${dir}/<name>/index.js)\n`);
-  }
-  return catalog.problems.length > 0 ? EXIT.failure : EXIT.ok;
-}
 
 /** `rienda hooks test NAME POINT`: runs one point of one hook and prints what it returned. */
 export async function hooksTest(
