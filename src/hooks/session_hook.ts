@@ -5,7 +5,8 @@
  *
  * - The words are split at spaces and never given to a shell: shell syntax
  *   (`;` `&&` `||` `|` `&` `<` `>` `$(` and backquotes) is refused, since
- *   it would not do what it says. The placeholders `{tool}` and `{path}`
+ *   it would not do what it says, and so are quotes, `$NAME`, `${NAME}` and a
+ *   word starting with `~`, which would reach the program as written. The placeholders `{tool}` and `{path}`
  *   are those of command hooks (`command_hook.ts`), `{event}` is
  *   `pre-tool` or `post-tool`, all of them in the arguments only (in the
  *   program they are refused); the JSON on standard input is a command
@@ -64,6 +65,16 @@ export function parseSessionHook(words: string): SessionHook | { readonly proble
       problem: `a hook is a program and its arguments, run without a shell: ${
         JSON.stringify(found)
       } is shell syntax (put the steps in a script and name the script)`,
+    };
+  }
+  // Quoted words, variables and ~ would reach the program as written: a guard quoted for a shell
+  // (`node -e 'process.exit(2)'`) would silently never refuse anything.
+  const literal = /['"]|\$\{[^}\s]*\}?|\$[A-Za-z_]\w*|(?:^|\s)~/.exec(words)?.[0].trim();
+  if (literal !== undefined) {
+    return {
+      problem: `a hook is a program and its words split at spaces, never read by a shell: ${
+        JSON.stringify(literal)
+      } would reach the program as it is (quotes, $VARIABLES and ~ are not read; put the steps in a script and name the script)`,
     };
   }
   const placeholder = programPlaceholderProblem(program);

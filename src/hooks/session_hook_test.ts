@@ -15,6 +15,26 @@ Deno.test("parseSessionHook() takes a program and its words, and refuses shell s
       } is shell syntax (put the steps in a script and name the script)`,
     });
   }
+  for (
+    const [words, literal] of [
+      ["pre-tool node -e 'process.exit(2)'", "'"],
+      ['pre-tool node -e "process.exit(2)"', '"'],
+      ["pre-tool hooks/check.sh $HOME", "$HOME"],
+      ["pre-tool hooks/check.sh ${HOME}/x", "${HOME}"],
+      ["pre-tool ~/hooks/check.sh", "~"],
+    ] as const
+  ) {
+    deepStrictEqual(parseSessionHook(words), {
+      problem: `a hook is a program and its words split at spaces, never read by a shell: ${
+        JSON.stringify(literal)
+      } would reach the program as it is (quotes, $VARIABLES and ~ are not read; put the steps in a script and name the script)`,
+    });
+  }
+  // A ~ or a $ inside a word is only a character.
+  deepStrictEqual(parseSessionHook("pre-tool hooks/check.sh a~b cost$"), {
+    kind: "pre-tool",
+    argv: ["hooks/check.sh", "a~b", "cost$"],
+  });
   deepStrictEqual(parseSessionHook("pre-tool hooks/{tool}.sh {path}"), {
     problem:
       `the program cannot hold {tool}: the model's call would choose what runs; pass it as an argument (such as [hooks/dispatch.sh, "{tool}"])`,
