@@ -93,6 +93,9 @@ function stopReasonOf(outcome: TurnOutcome, updates: TurnUpdates): acp.StopReaso
       return updates.refused() ? "refusal" : "end_turn";
     case "interrupted":
       return "cancelled";
+    case "hook_stop":
+      // A clean end the agent chose (not `refusal`: the prompt and what followed stay stored).
+      return "end_turn";
     case "error":
       if (outcome.maxTurnsReached === true) return "max_turn_requests";
       throw new acp.RequestError(INTERNAL_ERROR, outcome.error ?? "the run failed");

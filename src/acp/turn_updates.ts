@@ -16,6 +16,7 @@ import { createFileDiffs } from "./file_diffs.ts";
 import { createLiveOutput } from "./live_output.ts";
 import type { ClientWrite } from "./client_files.ts";
 import { toolCallView } from "./tool_call_view.ts";
+import { stoppedBy } from "../engine/hook_stop.ts";
 
 /** A tool call between its `tool_call` and its result. */
 export interface RunningCall {
@@ -113,6 +114,15 @@ export function createTurnUpdates(options: TurnUpdatesOptions): TurnUpdates {
         return;
       case "run_end":
         live.close();
+        // A hook's stop is said where the person reads: the answer, and the log.
+        if (event.stop !== undefined && event.parent === undefined) {
+          const line = stoppedBy(event.stop);
+          log(line);
+          send({
+            sessionUpdate: "agent_message_chunk",
+            content: { type: "text", text: `\n\n${line}` },
+          });
+        }
         return;
       case "hook": // telemetry: the refusals it reports reach the editor as tool results
         return;

@@ -32,6 +32,7 @@ import { loadCredentials } from "../config/credentials.ts";
 import { resolvePaths, type RiendaPaths } from "../config/paths.ts";
 import type { EventSink } from "../engine/events.ts";
 import { runAgent } from "../engine/run.ts";
+import { stoppedBy } from "../engine/hook_stop.ts";
 import type { ExtensionRunContext } from "../extensions/run_context.ts";
 import { EMPTY_USAGE, type Message, type Usage } from "../llm/messages.ts";
 import { THINKING_OFF } from "../providers/thinking.ts";
@@ -112,12 +113,17 @@ export interface TurnIo {
 
 /** How a turn (or a compaction) ended. */
 export interface TurnOutcome {
-  readonly reason: "end_turn" | "interrupted" | "error";
+  readonly reason: "end_turn" | "interrupted" | "error" | "hook_stop";
   readonly error?: string | undefined;
+  /** With `hook_stop`: `hook "x" stopped the run: <reason>`. */
+  readonly stopped?: string;
   /** A neutral word on how it ended ("nothing to compact: …"). */
   readonly note?: string;
   readonly usage: Usage;
-  /** A `beforePrompt` hook refused the prompt (`error` says why): nothing was sent or stored. */
+  /**
+   * A `beforePrompt` hook refused the prompt (`error` says why) or stopped
+   * the run there (`stopped`): nothing was sent or stored.
+   */
   readonly promptRefused?: true;
   /** The run failed because it reached the agent's `max_turns`. */
   readonly maxTurnsReached?: boolean;
@@ -346,6 +352,18 @@ export async function openInteractiveSession(
         ran(plan);
         const run = { ...plan.options, emit: io.emit, signal: io.signal };
         const outcome = await runAgent(run, prompt);
+        if (outcome.reason === "hook_stop") {
+          const { stop } = outcome;
+          // Stopped before the prompt was stored: as for a refusal, no session was made.
+          if (stop.point === "beforePrompt") chat.stored = stored;
+          refresh();
+          return {
+            reason: "hook_stop",
+            stopped: stoppedBy(stop),
+            usage: outcome.usage,
+            ...(stop.point === "beforePrompt" ? { promptRefused: true } : {}),
+          };
+        }
         if (outcome.promptRefused === true) {
           // Nothing was stored: a new session is still to be created by the next message.
           chat.stored = stored;

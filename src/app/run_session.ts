@@ -90,6 +90,17 @@ export function bindRunSession(
       }
       await writer.appendEntry({ kind: "compaction", summary, keptId, tokensBefore });
     },
+    async hookStopped({ point, hook, reason, callId }) {
+      if (writer === null) return;
+      await flush();
+      await writer.appendEntry({
+        kind: "hook_stop",
+        point,
+        hook,
+        reason,
+        ...(callId === undefined ? {} : { callId }),
+      });
+    },
     recordHookDenial(denial) {
       if (writer === null) return;
       pending = [...pending, { kind: "hook_denial", ...denial }];

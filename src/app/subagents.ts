@@ -24,6 +24,7 @@ import { listRunnableAgents } from "../agents/catalog.ts";
 import type { SubagentConfig } from "../config/config.ts";
 import type { EventSink, RunEvent } from "../engine/events.ts";
 import { runAgent, type RunOptions } from "../engine/run.ts";
+import { stoppedBy } from "../engine/hook_stop.ts";
 import type { CallableAgent, Delegation, DelegationRequest } from "../tools/agent.ts";
 import { errorResult, textResult, type ToolResult } from "../tools/tool.ts";
 import { errorMessage } from "../base/unknown.ts";
@@ -163,6 +164,11 @@ async function runChild(
       return textResult(`${outcome.text}\n\n[agent ${request.agent} answered${where}]`);
     case "interrupted":
       return errorResult(`agent "${request.agent}" was interrupted${where}`);
+    case "hook_stop":
+      // The parent goes on: it reads why its child stopped, in the hook's words.
+      return errorResult(
+        `agent "${request.agent}" was stopped: ${stoppedBy(outcome.stop)}${where}`,
+      );
     case "error": {
       const error = outcome.error ?? "the run failed";
       if (outcome.promptRefused !== true) await child.recordFailure(error);

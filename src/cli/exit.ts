@@ -9,7 +9,7 @@
 export const INTERRUPTED_LINE = "rienda: the run was interrupted\n";
 
 /** Exit codes of docs/cli.md. */
-export const EXIT = { ok: 0, failure: 1, usage: 2, interrupted: 130 } as const;
+export const EXIT = { ok: 0, failure: 1, usage: 2, hookStop: 3, interrupted: 130 } as const;
 
 /** A bad invocation: unknown flag, missing agent or prompt, conflicting flags (exit 2). */
 export class UsageError extends Error {

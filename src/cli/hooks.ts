@@ -9,6 +9,8 @@
 
 import { openExtensionWorkbench } from "../app/extension_workbench.ts";
 import { HOOK_POINTS } from "../engine/hooks.ts";
+import { stoppedBy } from "../engine/hook_stop.ts";
+import { terminalSafe } from "../ui/terminal_text.ts";
 import { callHook } from "../hooks/hook_call.ts";
 import { failedClosed } from "../hooks/hook_chain.ts";
 import { createScriptHook } from "../extensions/script_hook.ts";
@@ -103,6 +105,11 @@ export async function hooksTest(
     // A run would refuse here: the test says so and fails.
     io.stderr.write(`rienda: ${failedClosed(name, invoked.problem)}\n`);
     return EXIT.failure;
+  }
+  if (invoked.kind === "stop") {
+    // A run would end here, as `rienda run` says it (exit 3).
+    io.stderr.write(`rienda: ${terminalSafe(stoppedBy({ hook: name, reason: invoked.reason }))}\n`);
+    return EXIT.hookStop;
   }
   io.stdout.write(`${JSON.stringify(invoked.value)}\n`);
   if (expected === undefined) return EXIT.ok;

@@ -10,6 +10,7 @@ import { ThinkingLevelError } from "../app/resolve_model.ts";
 import { runAgent } from "../engine/run.ts";
 import type { RunEvent } from "../engine/events.ts";
 import type { HookRunner } from "../engine/hooks.ts";
+import { stoppedBy } from "../engine/hook_stop.ts";
 import type { Io } from "../ui/io.ts";
 import { createJsonRenderer } from "../ui/json.ts";
 import { createStreamJsonRenderer } from "../ui/stream_json.ts";
@@ -126,6 +127,10 @@ export async function runCommand(
     case "interrupted":
       io.stderr.write(INTERRUPTED_LINE);
       return EXIT.interrupted;
+    case "hook_stop":
+      // A deliberate end, not a failure: its own exit code, the hook's words on one line.
+      io.stderr.write(`rienda: ${terminalSafe(stoppedBy(outcome.stop))}\n`);
+      return EXIT.hookStop;
     case "error": {
       const error = outcome.error ?? "the run failed";
       // The session says it ended here, so a listing tells it from one that was answered;
@@ -146,8 +151,8 @@ function observedHooks(hooks: HookRunner, observer: RunObserver): HookRunner {
     afterRun: (payload, signal) => hooks.afterRun(payload, signal),
     beforeModelRequest: (payload, signal) => hooks.beforeModelRequest(payload, signal),
     afterModelResponse: (payload, signal) => hooks.afterModelResponse(payload, signal),
-    async beforeToolExecute(call, signal) {
-      const gate = await hooks.beforeToolExecute(call, signal);
+    async beforeToolExecute(call, signal, complete) {
+      const gate = await hooks.beforeToolExecute(call, signal, complete);
       if (gate.kind === "withheld" || (gate.kind === "done" && !gate.value.allow)) {
         observer.refused(call.name);
       }

@@ -8,6 +8,7 @@
 
 import type { StopReason, Usage } from "../llm/messages.ts";
 import type { EndReason, HookCallReport } from "./hooks.ts";
+import type { HookStop } from "./hook_stop.ts";
 
 /**
  * One event of a run. Tags are snake_case, as printed by `stream-json`. An
@@ -67,6 +68,8 @@ type OwnEvent =
     readonly text: string;
     readonly usage: Usage;
     readonly turns: number;
+    /** The hook that stopped the run, when `reason` is `hook_stop`. */
+    readonly stop?: HookStop;
   };
 
 /** Receives the events of a run, in order. */

@@ -8,7 +8,9 @@
  *   the run's interrupt stopped a hook before it returned, which is never
  *   "no opinion"; or `withheld` when a payload could not be handed to a hook
  *   (over the payload limits of `sandbox/payload_limits.ts`), so the hook never saw
- *   what it guards or rewrites.
+ *   what it guards or rewrites; or `stopped` when a hook asked for the run
+ *   to end (a Claude Code hook's `continue: false`): the engine ends it
+ *   cleanly with reason `hook_stop` (`hook_stop.ts`).
  * - Other hook failures never reach the engine: implementations report them
  *   as notices and behave as "no opinion".
  *
@@ -36,8 +38,14 @@ export type PromptGate =
   | { readonly allow: true; readonly text: string; readonly context: string }
   | { readonly allow: false; readonly reason: string };
 
-/** Why a run ended. */
-export type EndReason = "end_turn" | "interrupted" | "error";
+/** Why a run ended: `hook_stop` when a hook asked for it to end (`hook_stop.ts`). */
+export type EndReason = "end_turn" | "interrupted" | "error" | "hook_stop";
+
+/**
+ * Why a run ended, as `afterRun` hooks are told it: the hooks contract's
+ * three reasons, a hook stop being a clean end (`end_turn`).
+ */
+export type AfterRunReason = Exclude<EndReason, "hook_stop">;
 
 /** `beforeModelRequest` payload; `messages` is a read-only snapshot. */
 export interface ModelRequestPayload {
@@ -76,7 +84,9 @@ export type Chained<T> =
   | { readonly kind: "done"; readonly value: T }
   | { readonly kind: "interrupted" }
   /** `reason` names the hook and the limit: `hook "x" could not be handed …`. */
-  | { readonly kind: "withheld"; readonly reason: string };
+  | { readonly kind: "withheld"; readonly reason: string }
+  /** `hook` asked for the run to end, saying `reason` (may be empty). */
+  | { readonly kind: "stopped"; readonly hook: string; readonly reason: string };
 
 /** The seven hook points, each running the agent's whole chain. */
 export interface HookRunner {
@@ -90,7 +100,10 @@ export interface HookRunner {
    * chain or while it runs) the chain has {@link AFTER_RUN_GRACE_MS} more,
    * then the hook still running is stopped with a notice.
    */
-  afterRun(payload: { readonly reason: EndReason }, signal: AbortSignal): Promise<Chained<null>>;
+  afterRun(
+    payload: { readonly reason: AfterRunReason },
+    signal: AbortSignal,
+  ): Promise<Chained<null>>;
   /** The system prompt for this request only. */
   beforeModelRequest(payload: ModelRequestPayload, signal: AbortSignal): Promise<Chained<string>>;
   /** The (possibly rewritten) text and thinking. */
@@ -118,7 +131,8 @@ export interface HookRunner {
 /**
  * What one call of one hook came to, as telemetry reports it: no opinion, an
  * explicit allow, a refusal, a rewrite, a failure reported as a notice, a
- * timeout reported as a notice, or a failure of a fail-closed hook.
+ * timeout reported as a notice, a failure of a fail-closed hook, or a
+ * request to end the run.
  */
 export type HookOutcome =
   | "none"
@@ -127,7 +141,8 @@ export type HookOutcome =
   | "modify"
   | "error"
   | "timeout"
-  | "failed_closed";
+  | "failed_closed"
+  | "stop";
 
 /** One call of one hook: the `hook` event of `--output stream-json` (docs/stream-json.md). */
 export interface HookCallReport {

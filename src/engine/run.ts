@@ -12,8 +12,15 @@
  * - the prompt passes the `beforePrompt` chain before anything else: a
  *   refused prompt is neither stored nor sent, the run emits no `run_start`
  *   and ends with reason `error` (the outcome says `promptRefused`);
- * - `afterRun` runs whatever the end reason; an interrupt before or during
- *   it gives it `AFTER_RUN_GRACE_MS` more and ends the run `interrupted`;
+ * - a hook that stops the run (`hook_stop.ts`) ends it with reason
+ *   `hook_stop`: no further tool call runs, no further request is made,
+ *   every stored call has its result, and a `hook_stop` entry of the session
+ *   records the stop after them (none when it stopped at `beforePrompt`,
+ *   which stores nothing, as a refusal does); an interrupt at the same time
+ *   ends the run `interrupted`;
+ * - `afterRun` runs whatever the end reason (a hook stop is `end_turn` to
+ *   it); an interrupt before or during it gives it `AFTER_RUN_GRACE_MS` more
+ *   and ends the run `interrupted`;
  * - the run never throws: failures end it with reason `error`.
  *
  * @module
@@ -34,7 +41,15 @@ import type { ModelClient, ToolSpec } from "../llm/model_events.ts";
 import type { CallableTool } from "../tools/tool.ts";
 import { type Compactor, createRunContext } from "./compaction.ts";
 import type { EventSink } from "./events.ts";
-import { AFTER_RUN_GRACE_MS, type Chained, type EndReason, type HookRunner } from "./hooks.ts";
+import {
+  AFTER_RUN_GRACE_MS,
+  type AfterRunReason,
+  type Chained,
+  type EndReason,
+  type HookPoint,
+  type HookRunner,
+} from "./hooks.ts";
+import { type HookStop, hookStop } from "./hook_stop.ts";
 import {
   createLoopGuard,
   LOOP_GUARD_MESSAGE,
@@ -44,7 +59,7 @@ import {
 } from "./loop_guard.ts";
 import { streamModelTurn } from "./model_turn.ts";
 import type { SessionWriter } from "./session_writer.ts";
-import { type CallOutcome, runToolBatch, skippedCalls, toResultMessage } from "./tool_batch.ts";
+import { type BatchOutcome, runToolBatch, skippedCalls, toResultMessage } from "./tool_batch.ts";
 import { acceptToolCalls } from "./tool_calls.ts";
 import { applyResponseHooks, requestSnapshot } from "./response_hooks.ts";
 import { errorMessage } from "../base/unknown.ts";
@@ -86,17 +101,28 @@ export interface RunOptions {
   readonly redact: (text: string) => string;
 }
 
+/** How a run ended, apart from its totals: with `hook_stop`, the hook that stopped it. */
+type RunEnd =
+  | {
+    readonly reason: Exclude<EndReason, "hook_stop">;
+    readonly error?: string;
+    /** Set when a `beforePrompt` hook refused the prompt (`error` says why): nothing was stored. */
+    readonly promptRefused?: true;
+  }
+  | {
+    readonly reason: "hook_stop";
+    readonly stop: HookStop;
+    readonly error?: never;
+    readonly promptRefused?: never;
+  };
+
 /** How a run ended. */
-export interface RunOutcome {
-  readonly reason: EndReason;
-  readonly error?: string;
+export type RunOutcome = RunEnd & {
   /** The final assistant text. */
   readonly text: string;
   readonly usage: Usage;
   readonly turns: number;
-  /** Set when a `beforePrompt` hook refused the prompt (`error` says why): nothing was stored. */
-  readonly promptRefused?: true;
-}
+};
 
 /** A failure that ends the run with reason `error` and this message. */
 class RunStop extends Error {
@@ -108,34 +134,50 @@ class PromptRefused extends RunStop {
   override name = "PromptRefused";
 }
 
+/** A hook asked for the run to end (`hook_stop.ts`). */
+class HookStopped extends Error {
+  override name = "HookStopped";
+  constructor(readonly stop: HookStop) {
+    super(`hook "${stop.hook}" stopped the run`);
+  }
+}
+
 /** Runs the agent on `prompt` until it ends; never throws. */
 export async function runAgent(options: RunOptions, prompt: string): Promise<RunOutcome> {
   const state = { text: "", usage: EMPTY_USAGE, turns: 0 };
-  let reason: EndReason = "end_turn";
-  let error: string | undefined;
-  let promptRefused = false;
+  let end: RunEnd = { reason: "end_turn" };
   try {
     await loop(options, prompt, state);
-    if (options.signal.aborted) reason = "interrupted";
   } catch (cause) {
-    if (options.signal.aborted) {
-      reason = "interrupted";
-    } else {
-      reason = "error";
-      error = errorMessage(cause);
-      promptRefused = cause instanceof PromptRefused;
-    }
+    end = await endOf(options, cause);
   }
-  await runAfterRun(options, reason);
+  if (options.signal.aborted) end = { reason: "interrupted" };
+  await runAfterRun(options, end.reason === "hook_stop" ? "end_turn" : end.reason);
   // An interrupt while afterRun ran after another end still ends the run as an interrupt.
-  if (options.signal.aborted && reason !== "interrupted") {
-    reason = "interrupted";
-    error = undefined;
+  if (options.signal.aborted) end = { reason: "interrupted" };
+  const { promptRefused: _refused, ...ended } = end;
+  const totals = { text: state.text, usage: state.usage, turns: state.turns };
+  options.emit({ type: "run_end", ...ended, ...totals });
+  return { ...end, ...totals };
+}
+
+/** How a run that threw `cause` ends; a stop is recorded in the session first. */
+async function endOf(options: RunOptions, cause: unknown): Promise<RunEnd> {
+  if (cause instanceof HookStopped) {
+    // A prompt stopped before it was stored leaves nothing, as a refused one.
+    if (cause.stop.point !== "beforePrompt") {
+      try {
+        await options.session.hookStopped(cause.stop);
+      } catch (failure) {
+        return { reason: "error", error: errorMessage(failure) };
+      }
+    }
+    return { reason: "hook_stop", stop: cause.stop };
   }
-  const outcome: RunOutcome = { reason, text: state.text, usage: state.usage, turns: state.turns };
-  const ended = error === undefined ? outcome : { ...outcome, error };
-  options.emit({ type: "run_end", ...ended });
-  return promptRefused && reason === "error" ? { ...ended, promptRefused: true } : ended;
+  const error = errorMessage(cause);
+  return cause instanceof PromptRefused
+    ? { reason: "error", error, promptRefused: true }
+    : { reason: "error", error };
 }
 
 interface RunState {
@@ -146,6 +188,9 @@ interface RunState {
 
 async function loop(options: RunOptions, prompt: string, state: RunState): Promise<void> {
   const { emit, hooks, signal, session } = options;
+  /** The value of the chain of `point` ({@link settled}). */
+  const settle = <T>(chained: Chained<T>, point: HookPoint): T =>
+    settled(chained, signal, { point, redact: options.redact });
   const context = createRunContext({
     history: options.history,
     summary: options.summary ?? null,
@@ -164,7 +209,7 @@ async function loop(options: RunOptions, prompt: string, state: RunState): Promi
   const guard = createLoopGuard();
 
   // A refused prompt ends the run before it starts: no run_start, nothing stored.
-  const promptMessage = await promptOf(options, prompt);
+  const promptMessage = await promptOf(options, prompt, settle);
   await session.append(promptMessage);
   messages.push(promptMessage);
   emit({
@@ -174,12 +219,12 @@ async function loop(options: RunOptions, prompt: string, state: RunState): Promi
     model: options.modelRef,
     diagnostics: options.diagnostics,
   });
-  settled(
+  settle(
     await hooks.beforeRun(
       { sessionId: options.sessionId, agentId: options.agentId, modelId: options.modelRef },
       signal,
     ),
-    signal,
+    "beforeRun",
   );
 
   for (;;) {
@@ -187,7 +232,7 @@ async function loop(options: RunOptions, prompt: string, state: RunState): Promi
     const prepared = await context.prepare(options.system, toolSpecs);
     if (prepared.usage !== null) state.usage = addUsage(state.usage, prepared.usage);
     const system = hooks.has("beforeModelRequest")
-      ? settled(
+      ? settle(
         await hooks.beforeModelRequest(
           {
             system: options.system,
@@ -196,7 +241,7 @@ async function loop(options: RunOptions, prompt: string, state: RunState): Promi
           },
           signal,
         ),
-        signal,
+        "beforeModelRequest",
       )
       : options.system;
     const streamed = await streamModelTurn({
@@ -217,7 +262,7 @@ async function loop(options: RunOptions, prompt: string, state: RunState): Promi
     if (rewritten.kind === "withheld") {
       throw new RunStop(`the answer was neither printed nor stored: ${rewritten.reason}`);
     }
-    const message = settled(rewritten, signal);
+    const message = settle(rewritten, "afterModelResponse");
     await session.append(message);
     messages.push(message);
     state.text = textOf(message);
@@ -225,8 +270,14 @@ async function loop(options: RunOptions, prompt: string, state: RunState): Promi
     if (calls.length === 0) return;
 
     const limitReached = options.maxTurns !== undefined && state.turns >= options.maxTurns;
-    const outcomes: CallOutcome[] = limitReached
-      ? skippedCalls(calls, "the tool was not executed: the run reached its --max-turns limit")
+    const batch: BatchOutcome = limitReached
+      ? {
+        outcomes: skippedCalls(
+          calls,
+          "the tool was not executed: the run reached its --max-turns limit",
+        ),
+        stop: null,
+      }
       : await runToolBatch(calls, accepted.refusals, {
         tools: toolMap,
         hooks,
@@ -236,6 +287,7 @@ async function loop(options: RunOptions, prompt: string, state: RunState): Promi
         signal,
         redact: options.redact,
       });
+    const { outcomes } = batch;
     const repeats = guard.observe(outcomes);
     const results = toResultMessage(
       repeats >= LOOP_NOTE_ROUND && repeats < LOOP_GUARD_ROUNDS
@@ -245,6 +297,7 @@ async function loop(options: RunOptions, prompt: string, state: RunState): Promi
     await session.append(results);
     messages.push(results);
     signal.throwIfAborted();
+    if (batch.stop !== null) throw new HookStopped(batch.stop);
     if (limitReached) {
       throw new RunStop(`the run reached its --max-turns limit of ${options.maxTurns} turns`);
     }
@@ -257,13 +310,20 @@ async function loop(options: RunOptions, prompt: string, state: RunState): Promi
  *
  * @throws the signal's reason when the chain was interrupted or the run was
  * interrupted meanwhile; a {@link RunStop} when a payload was withheld
- * (the caller words it when it can happen)
+ * (the caller words it when it can happen); a {@link HookStopped} when a
+ * hook of `at.point` stopped the run
  */
-function settled<T>(chained: Chained<T>, signal: AbortSignal): T {
+function settled<T>(
+  chained: Chained<T>,
+  signal: AbortSignal,
+  at: { readonly point: HookPoint; readonly redact: (text: string) => string },
+): T {
   signal.throwIfAborted();
   switch (chained.kind) {
     case "done":
       return chained.value;
+    case "stopped":
+      throw new HookStopped(hookStop(chained, at.point, at.redact));
     case "interrupted":
       // A hook stopped by an interrupt that the signal does not show: still not "no opinion".
       throw new DOMException("the run was interrupted", "AbortError");
@@ -282,13 +342,17 @@ function settled<T>(chained: Chained<T>, signal: AbortSignal): T {
  *
  * @throws {PromptRefused} when a hook refused it
  */
-async function promptOf(options: RunOptions, prompt: string): Promise<UserMessage> {
+async function promptOf(
+  options: RunOptions,
+  prompt: string,
+  settle: <T>(chained: Chained<T>, point: HookPoint) => T,
+): Promise<UserMessage> {
   const { hooks, signal } = options;
   if (!hooks.has("beforePrompt")) return userText(prompt);
   const chained = await hooks.beforePrompt({ text: prompt }, signal);
   // A prompt a hook could not be handed is not sent: a refusal like the hook's own.
   if (chained.kind === "withheld" && !signal.aborted) throw new PromptRefused(chained.reason);
-  const gate = settled(chained, signal);
+  const gate = settle(chained, "beforePrompt");
   if (!gate.allow) throw new PromptRefused(gate.reason);
   const message = userText(gate.text);
   return gate.context === ""
@@ -310,7 +374,7 @@ function emitMessageEnd(options: RunOptions, message: AssistantMessage): void {
  * Runs `afterRun` under the run's signal; once that is aborted, waits at
  * most the runner's grace plus {@link AFTER_RUN_BACKSTOP_MS}.
  */
-async function runAfterRun(options: RunOptions, reason: EndReason): Promise<void> {
+async function runAfterRun(options: RunOptions, reason: AfterRunReason): Promise<void> {
   const { signal } = options;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let onAbort = () => {};

@@ -1,6 +1,6 @@
 /**
- * How the engine persists a run: complete messages only, in order, and a
- * mark before each tool starts.
+ * How the engine persists a run: complete messages only, in order, a mark
+ * before each tool starts, and the stop a hook asked for.
  * `app/run_session.ts` implements it over a session file, or over nothing for
  * `--no-session`.
  *
@@ -8,6 +8,7 @@
  */
 
 import type { Message } from "../llm/messages.ts";
+import type { HookStop } from "./hook_stop.ts";
 
 /** Appends complete messages to the active branch of a session. */
 export interface SessionWriter {
@@ -19,4 +20,6 @@ export interface SessionWriter {
    * the call may have had effects (docs/sessions.md).
    */
   toolStarted(callId: string): Promise<void>;
+  /** Records that a hook stopped the run, after the last stored message (`hook_stop.ts`). */
+  hookStopped(stop: HookStop): Promise<void>;
 }

@@ -25,6 +25,10 @@
  *   `MAX_TOOL_RESULT_BYTES` (then `[output truncated]`), whoever wrote it
  *   last (a tool, a hook's rewrite, a refusal naming a model-chosen tool or
  *   quoting a hook's megabytes).
+ * - A hook that stops the run (`hook_stop.ts`) ends the batch cleanly: no
+ *   call starts after it, not even one whose hooks were queued (each gets
+ *   `the tool was not executed: hook "x" stopped the run`); a call whose
+ *   tool already runs finishes, through its `afterToolExecute` hooks.
  *
  * @module
  */
@@ -36,7 +40,8 @@ import type { CallableTool, ToolResult } from "../tools/tool.ts";
 import { errorResult } from "../tools/tool.ts";
 import { capToolResult } from "../tools/truncate.ts";
 import type { EventSink } from "./events.ts";
-import type { ToolCallPayload } from "./hooks.ts";
+import type { Chained, ToolCallPayload } from "./hooks.ts";
+import { type HookStop, hookStop, notRunAfterStop, stoppedAfter, stoppedBy } from "./hook_stop.ts";
 import type { SessionWriter } from "./session_writer.ts";
 import { NOT_EXECUTED } from "./tool_calls.ts";
 import { serialHooks, type ToolHooks } from "./serial_hooks.ts";
@@ -59,6 +64,17 @@ export interface ToolBatchOptions {
   readonly redact: (text: string) => string;
 }
 
+/** The outcomes of a batch, in call order, and the stop a hook asked for (null: none). */
+export interface BatchOutcome {
+  readonly outcomes: CallOutcome[];
+  readonly stop: HookStop | null;
+}
+
+/** A batch's options as its calls share them: the first stop a hook asked for. */
+interface BatchRun extends ToolBatchOptions {
+  readonly stopped: { stop: HookStop | null };
+}
+
 /** One call with the result the model will read. */
 export interface CallOutcome {
   readonly call: ToolCallBlock;
@@ -74,8 +90,14 @@ export interface CallOutcome {
 export async function runToolBatch(
   calls: readonly ToolCallBlock[],
   refusals: ReadonlyMap<string, string>,
-  options: ToolBatchOptions,
-): Promise<CallOutcome[]> {
+  batchOptions: ToolBatchOptions,
+): Promise<BatchOutcome> {
+  const stopped = { stop: null };
+  const options: BatchRun = {
+    ...batchOptions,
+    stopped,
+    hooks: stoppable(batchOptions.hooks, stopped, batchOptions.redact),
+  };
   const outcomes: CallOutcome[] = [];
   const concurrent = (call: ToolCallBlock | undefined) =>
     call !== undefined && !refusals.has(call.id) &&
@@ -98,13 +120,42 @@ export async function runToolBatch(
       outcomes.push(one.value);
     }
   }
-  return outcomes;
+  return { outcomes, stop: stopped.stop };
+}
+
+/**
+ * `hooks` keeping the first stop a chain asks for in `stopped`, as the chain
+ * ends (before a queued chain starts); once stopped, a `beforeToolExecute`
+ * chain does not run (the call is then not run).
+ */
+function stoppable(
+  hooks: ToolHooks,
+  stopped: BatchRun["stopped"],
+  redact: (text: string) => string,
+): ToolHooks {
+  const keep = <T>(chained: Chained<T>, point: HookStop["point"], callId: string) => {
+    if (chained.kind === "stopped") stopped.stop ??= hookStop(chained, point, redact, callId);
+    return chained;
+  };
+  return {
+    async beforeToolExecute(call, signal, complete) {
+      const stop = stopped.stop;
+      if (stop !== null) return { kind: "stopped", hook: stop.hook, reason: stop.reason };
+      return keep(
+        await hooks.beforeToolExecute(call, signal, complete),
+        "beforeToolExecute",
+        call.id,
+      );
+    },
+    afterToolExecute: async (call, result, signal) =>
+      keep(await hooks.afterToolExecute(call, result, signal), "afterToolExecute", call.id),
+  };
 }
 
 async function runCall(
   call: ToolCallBlock,
   refusals: ReadonlyMap<string, string>,
-  options: ToolBatchOptions,
+  options: BatchRun,
 ): Promise<CallOutcome> {
   const payload: ToolCallPayload = {
     id: call.id,
@@ -149,10 +200,11 @@ interface Executed {
 async function runOneCall(
   call: ToolCallPayload,
   refusal: string | undefined,
-  options: ToolBatchOptions,
+  options: BatchRun,
 ): Promise<ToolResult> {
-  const { hooks, signal } = options;
+  const { hooks, signal, stopped } = options;
   if (signal.aborted) return errorResult(INTERRUPTED_BEFORE);
+  if (stopped.stop !== null) return errorResult(notRunAfterStop(stopped.stop));
   const executed = refusal === undefined
     ? await gateAndExecute(call, options)
     : { result: errorResult(refusal), started: false };
@@ -161,6 +213,8 @@ async function runOneCall(
   if (signal.aborted) {
     return executed.started ? errorResult(INTERRUPTED_WHILE) : result;
   }
+  // After a stop, only a call whose tool ran goes on to its hooks.
+  if (stopped.stop !== null && !executed.started) return result;
   const after = await hooks.afterToolExecute(call, result, signal);
   switch (after.kind) {
     case "done":
@@ -170,6 +224,8 @@ async function runOneCall(
       return errorResult(executed.started ? INTERRUPTED_WHILE : INTERRUPTED_BEFORE);
     case "withheld":
       return errorResult(`the tool result was withheld: ${after.reason}`);
+    case "stopped":
+      return errorResult(stoppedAfter(hookStop(after, "afterToolExecute", options.redact)));
     default: {
       const never: never = after;
       throw new Error(`unexpected chain result ${JSON.stringify(never)}`);
@@ -182,7 +238,7 @@ async function runOneCall(
  * filled in; as they are when the check fails (the call is then refused
  * after the hooks, unless one of them mends the arguments).
  */
-function completer(call: ToolCallPayload, options: ToolBatchOptions) {
+function completer(call: ToolCallPayload, options: BatchRun) {
   const tool = options.tools.get(call.name);
   return async (args: unknown): Promise<unknown> => {
     if (tool === undefined || payloadProblem(args) !== null) return args;
@@ -191,7 +247,7 @@ function completer(call: ToolCallPayload, options: ToolBatchOptions) {
   };
 }
 
-async function gateAndExecute(call: ToolCallPayload, options: ToolBatchOptions): Promise<Executed> {
+async function gateAndExecute(call: ToolCallPayload, options: BatchRun): Promise<Executed> {
   const notRun = (text: string): Executed => ({ result: errorResult(text), started: false });
   // Guards decide on what would run (`deploy {}` is `deploy { target: "prod" }` by default).
   const gate = await options.hooks.beforeToolExecute(
@@ -200,7 +256,12 @@ async function gateAndExecute(call: ToolCallPayload, options: ToolBatchOptions):
     completer(call, options),
   );
   if (options.signal.aborted) return notRun(INTERRUPTED_BEFORE);
+  const { stop } = options.stopped;
+  if (stop !== null) {
+    return notRun(stop.callId === call.id ? stoppedBy(stop) : notRunAfterStop(stop));
+  }
   switch (gate.kind) {
+    case "stopped": // kept by `stoppable`: handled above
     case "interrupted":
       return notRun(INTERRUPTED_BEFORE);
     case "withheld":
@@ -215,7 +276,7 @@ async function gateAndExecute(call: ToolCallPayload, options: ToolBatchOptions):
   }
 }
 
-async function executeTool(call: ToolCallPayload, options: ToolBatchOptions): Promise<Executed> {
+async function executeTool(call: ToolCallPayload, options: BatchRun): Promise<Executed> {
   const notRun = (text: string): Executed => ({ result: errorResult(text), started: false });
   const tool = options.tools.get(call.name);
   if (tool === undefined) {
@@ -229,6 +290,8 @@ async function executeTool(call: ToolCallPayload, options: ToolBatchOptions): Pr
   if (!checked.ok) return notRun(checked.message);
   await options.session.toolStarted(call.id);
   if (options.signal.aborted) return notRun(INTERRUPTED_BEFORE);
+  const { stop } = options.stopped;
+  if (stop !== null) return notRun(notRunAfterStop(stop));
   let result: ToolResult;
   try {
     result = await tool.run(checked.args, {

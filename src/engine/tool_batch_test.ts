@@ -29,7 +29,7 @@ async function batch(
     if (options.throws) throw new Error("boom");
     return { text: options.text ?? "raw", isError: false };
   });
-  const outcomes = await runToolBatch(options.calls ?? [CALL], new Map(), {
+  const { outcomes } = await runToolBatch(options.calls ?? [CALL], new Map(), {
     tools: new Map([["read", tool]]),
     hooks: fakeHookRunner(probe, options.hooks ?? {}),
     session: memorySession(probe),
@@ -152,7 +152,7 @@ Deno.test("runToolBatch() runs concurrent calls next to each other at once, hook
     { type: "tool_call", id: "b", name: "meet", arguments: {} },
     { type: "tool_call", id: "c", name: "read", arguments: {} },
   ];
-  const outcomes = await runToolBatch(calls, new Map(), {
+  const { outcomes } = await runToolBatch(calls, new Map(), {
     tools: new Map<string, CallableTool>([["meet", meetingTool("meet", 2, met)], ["read", read]]),
     hooks,
     session: memorySession(probe),
@@ -164,4 +164,65 @@ Deno.test("runToolBatch() runs concurrent calls next to each other at once, hook
   assert.deepEqual(outcomes.map((outcome) => outcome.result.text), ["met a", "met b", "ran read"]);
   assert.equal(overlapped, false);
   assert.equal(gates, 3);
+});
+
+Deno.test("runToolBatch() after a stop lets a started call finish through its hooks, and starts no other", async () => {
+  const probe = createProbe();
+  let started: () => void = () => {};
+  const c1Started = new Promise<void>((resolve) => (started = resolve));
+  let finish: () => void = () => {};
+  const c1Finishes = new Promise<void>((resolve) => (finish = resolve));
+  const afterSeen: string[] = [];
+  const slow: CallableTool = {
+    name: "slow",
+    description: "waits",
+    parameters: { type: "object" },
+    concurrent: true,
+    check: (args) => Promise.resolve({ ok: true, args: { ...Object(args) } }),
+    async run(_args, context) {
+      started();
+      await c1Finishes;
+      return { text: `ran ${context.callId}`, isError: false };
+    },
+  };
+  const hooks = {
+    ...fakeHookRunner(probe),
+    async beforeToolExecute(call: { id: string; arguments: unknown }) {
+      if (call.id !== "b") return done<ToolGate>({ allow: true, arguments: call.arguments });
+      await c1Started;
+      finish();
+      return { kind: "stopped" as const, hook: "budget", reason: "spent" };
+    },
+    afterToolExecute(call: { id: string }, result: { text: string; isError: boolean }) {
+      afterSeen.push(call.id);
+      return Promise.resolve(done({ ...result, text: `${result.text}, audited` }));
+    },
+  };
+  const calls: ToolCallBlock[] = ["a", "b", "c"].map((id) => ({
+    type: "tool_call",
+    id,
+    name: "slow",
+    arguments: {},
+  }));
+  const { outcomes, stop } = await runToolBatch(calls, new Map(), {
+    tools: new Map([["slow", slow]]),
+    hooks,
+    session: memorySession(probe),
+    workdir: "/w",
+    emit: eventLog().emit,
+    signal: probe.signal,
+    redact: (text) => text,
+  });
+  assert.deepEqual(outcomes.map((outcome) => outcome.result.text), [
+    "ran a, audited",
+    'hook "budget" stopped the run: spent',
+    'the tool was not executed: hook "budget" stopped the run',
+  ]);
+  assert.deepEqual(afterSeen, ["a"]);
+  assert.deepEqual(stop, {
+    point: "beforeToolExecute",
+    hook: "budget",
+    reason: "spent",
+    callId: "b",
+  });
 });

@@ -51,6 +51,8 @@ export type HookInvocation =
     readonly failure?: HookFailure;
   }
   | { readonly kind: "interrupted" }
+  /** The hook asked for the run to end (`HookAnswer` `stop`). */
+  | { readonly kind: "stop"; readonly reason: string }
   | ({ readonly kind: "failed" } & HookFailure);
 
 function kindOf(value: unknown): string {
@@ -123,6 +125,7 @@ export async function callHook(
   const answer = await hook.call(point, args, options);
   switch (answer.kind) {
     case "interrupted":
+    case "stop":
       return answer;
     case "failed":
       return failed({ problem: answer.problem, timedOut: answer.timedOut === true });
@@ -158,6 +161,7 @@ export function outcomeOf(
   invocation: Exclude<HookInvocation, { kind: "interrupted" }>,
 ): { readonly outcome: HookOutcome; readonly reason?: string } {
   if (invocation.kind === "failed") return { outcome: "failed_closed", reason: invocation.problem };
+  if (invocation.kind === "stop") return { outcome: "stop", reason: invocation.reason };
   const { value, failure } = invocation;
   if (failure !== undefined) {
     return { outcome: failure.timedOut ? "timeout" : "error", reason: failure.problem };

@@ -17,6 +17,9 @@
  *   refusal; other failures are notices and "no opinion" (`hook_call.ts`).
  * - `afterRun` invokes every hook and keeps running for
  *   {@link AFTER_RUN_GRACE_MS} once the run's signal is aborted.
+ * - A hook that asks for the run to end (`stop`) ends the chain as
+ *   `stopped`, naming it; at `afterRun` that is a notice and the other hooks
+ *   still run.
  * - Every call is reported (`report`): the `hook` event of stream-json.
  *
  * @module
@@ -30,6 +33,7 @@ import {
   type HookPoint,
   type HookRunner,
 } from "../engine/hooks.ts";
+import { stoppedBy } from "../engine/hook_stop.ts";
 import { payloadProblem } from "../sandbox/payload_limits.ts";
 import { callHook, type HookInvocation, outcomeOf } from "./hook_call.ts";
 import {
@@ -153,6 +157,9 @@ export function createHookChain(
       }
       const invoked = await timed(hook, point, fold.args(state), { signal, ...callId });
       if (invoked.kind === "interrupted") return invoked;
+      if (invoked.kind === "stop") {
+        return { kind: "stopped", hook: hook.label, reason: invoked.reason };
+      }
       if (invoked.kind === "failed") return fold.refuse(hook.label, invoked.problem);
       if (invoked.value === null) continue;
       const taken = await fold.take(state, invoked.value, hook.label, hook.ownWords);
@@ -180,6 +187,8 @@ export function createHookChain(
         if (invoked.kind === "failed") {
           options.notice(`hook "${hook.label}": afterRun: ${invoked.problem}`);
         }
+        // The run is ending already: a stop asked for here is said, and the other hooks still run.
+        if (invoked.kind === "stop") options.notice(stoppedBy({ hook: hook.label, ...invoked }));
       }
       return stopped ? { kind: "interrupted" } : done(null);
     },

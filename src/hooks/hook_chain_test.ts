@@ -131,3 +131,32 @@ Deno.test("checkReturn() and outcomeOf() read an answer the same way for every k
     reason: "p",
   });
 });
+
+Deno.test("createHookChain() ends a chain as stopped when a hook asks for the run to end", async () => {
+  const stopper = fake("python3 stop.py", { kind: "stop", reason: "budget spent" }, {
+    points: ["beforeToolExecute", "beforeRun", "afterRun"],
+  });
+  const after = fake("audit", { kind: "answered", value: null }, {
+    points: ["beforeToolExecute", "beforeRun", "afterRun"],
+  });
+  const { runner, reports, notices } = chainOf([stopper, after]);
+  const stopped = { kind: "stopped", hook: "python3 stop.py", reason: "budget spent" };
+  deepStrictEqual(await runner.beforeToolExecute(call, signal), stopped);
+  deepStrictEqual(
+    await runner.beforeRun({ sessionId: "s", agentId: "a", modelId: "m" }, signal),
+    stopped,
+  );
+  // The hooks after it are not asked; the telemetry says `stop`.
+  strictEqual(after.calls.length, 0);
+  deepStrictEqual(reports.map((report) => [report.point, report.outcome, report.reason]), [
+    ["beforeToolExecute", "stop", "budget spent"],
+    ["beforeRun", "stop", "budget spent"],
+  ]);
+  // At afterRun the run is ending anyway: a notice, and every hook still runs.
+  deepStrictEqual(await runner.afterRun({ reason: "end_turn" }, signal), {
+    kind: "done",
+    value: null,
+  });
+  strictEqual(after.calls.length, 1);
+  deepStrictEqual(notices, ['hook "python3 stop.py" stopped the run: budget spent']);
+});

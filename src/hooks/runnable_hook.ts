@@ -20,12 +20,15 @@ export interface HookCallOptions {
 /**
  * What one call came to: an answer (an object of the point's fields, not yet
  * checked, or null for "no opinion"); stopped by the interrupt (never "no
- * opinion"); or no verdict, with the problem in the words of the spec
- * (`exited 1: <line>`, `did not finish within 500 ms (timeout_ms)`).
+ * opinion"); a request to end the run, with the hook's reason (only Claude
+ * Code hooks make one: `continue: false`); or no verdict, with the problem
+ * in the words of the spec (`exited 1: <line>`, `did not finish within 500
+ * ms (timeout_ms)`).
  */
 export type HookAnswer =
   | { readonly kind: "answered"; readonly value: Readonly<Record<string, unknown>> | null }
   | { readonly kind: "interrupted" }
+  | { readonly kind: "stop"; readonly reason: string }
   | { readonly kind: "failed"; readonly problem: string; readonly timedOut?: boolean };
 
 /** A hook the chain can run. */

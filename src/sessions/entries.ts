@@ -6,8 +6,8 @@
  *   from the canonical `llm/messages.ts` model.
  * - Lines are only ever appended: branching (`leaf`), renaming (`title`),
  *   switches (`agent`, `model`, `thinking`), the start of a tool
- *   (`tool_start`), a hook's refusal (`hook_denial`) and a run's failure
- *   (`failure`) are new entries.
+ *   (`tool_start`), a hook's refusal (`hook_denial`), a hook's stop of the
+ *   run (`hook_stop`) and a run's failure (`failure`) are new entries.
  * - Every entry after the header has a file-unique `id` and a `parentId`
  *   naming the entry it follows (empty for the first).
  * - A reader skips a torn last line and keeps kinds it does not know.
@@ -182,6 +182,22 @@ export interface HookDenialEntry extends EntryBase {
 }
 
 /**
+ * A hook ended the run (a Claude Code hook's `continue: false`): the entries
+ * before it are all the run stored, every call with its result.
+ */
+export interface HookStopEntry extends EntryBase {
+  readonly kind: "hook_stop";
+  /** The point it stopped at, such as `beforeToolExecute`. */
+  readonly point: string;
+  /** The hook, as messages name it. */
+  readonly hook: string;
+  /** What it said (masked, one line); empty when it said nothing. */
+  readonly reason: string;
+  /** The call it stopped at, at the tool points. */
+  readonly callId?: string;
+}
+
+/**
  * The run that appended the entries before it ended in an error (a provider
  * that refused, a limit): the session is marked as failed until a later
  * entry follows. Continuing it sends the conversation as it was.
@@ -215,6 +231,7 @@ export type KnownEntry =
   | TitleEntry
   | ToolStartEntry
   | HookDenialEntry
+  | HookStopEntry
   | FailureEntry;
 
 /** Any entry after the header, as read. */

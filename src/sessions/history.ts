@@ -120,6 +120,7 @@ export function branchContext(data: SessionEntries): BranchContext {
       case "leaf":
       case "title":
       case "hook_denial":
+      case "hook_stop":
       case "failure":
       case "unknown":
         break;

@@ -40,6 +40,7 @@ const KNOWN_KINDS: ReadonlySet<string> = new Set([
   "title",
   "tool_start",
   "hook_denial",
+  "hook_stop",
   "failure",
 ]);
 
@@ -128,6 +129,16 @@ export function parseEntry(value: unknown): Entry {
       return { kind, ...base, createdAt, error: string(fields, "error") };
     case "hook_denial":
       return { kind, ...base, createdAt, ...hookDenialOf(fields) };
+    case "hook_stop":
+      return {
+        kind,
+        ...base,
+        createdAt,
+        point: nonEmpty(fields, "point"),
+        hook: nonEmpty(fields, "hook"),
+        reason: string(fields, "reason"),
+        ...(fields.callId === undefined ? {} : { callId: nonEmpty(fields, "callId") }),
+      };
     default:
       return unknownEntry(fields);
   }

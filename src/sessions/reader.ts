@@ -183,6 +183,7 @@ function createReferenceChecker(path: string) {
         case "title":
         case "tool_start":
         case "hook_denial":
+        case "hook_stop":
         case "failure":
           reference(line, "parentId", entry.parentId);
           break;

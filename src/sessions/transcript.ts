@@ -14,7 +14,7 @@
  * @module
  */
 
-import type { EntryBlock, MessageEntry } from "./entries.ts";
+import type { EntryBlock, HookStopEntry, MessageEntry } from "./entries.ts";
 import { activeBranch, type SessionEntries } from "./history.ts";
 
 /**
@@ -68,6 +68,9 @@ export function formatTranscript(data: SessionEntries): string {
           }${entry.reason === undefined ? "" : `: ${entry.reason}`} ──`,
         );
         break;
+      case "hook_stop":
+        sections.push(`── ${stoppedLine(entry)} ──`);
+        break;
       case "failure":
         sections.push(`── the run failed: ${entry.error} ──`);
         break;
@@ -79,6 +82,14 @@ export function formatTranscript(data: SessionEntries): string {
     }
   }
   return `${sections.join("\n\n")}\n`;
+}
+
+/** `hook "x" stopped the run at call c1: <reason>` (or `at beforeRun`). */
+function stoppedLine(entry: HookStopEntry): string {
+  const at = entry.callId === undefined ? entry.point : `call ${entry.callId}`;
+  return `hook "${entry.hook}" stopped the run at ${at}${
+    entry.reason === "" ? "" : `: ${entry.reason}`
+  }`;
 }
 
 function messageSection(entry: MessageEntry, callNames: Map<string, string>): string {

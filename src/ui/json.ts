@@ -61,6 +61,7 @@ export function createJsonRenderer(stdout: TextSink, now: () => number = Date.no
         ...(Object.keys(hooks).length === 0 ? {} : { hooks }),
         durationMs: Math.max(0, Math.round(now() - startedAt)),
         ...(event.error === undefined ? {} : { error: event.error }),
+        ...(event.stop === undefined ? {} : { stop: event.stop }),
       };
       stdout.write(`${JSON.stringify(result)}\n`);
     },

@@ -96,6 +96,12 @@ export function createSubagentLines(
             return shown(style.yellow(`interrupted after ${took}`));
           case "error":
             return shown(style.red(`failed after ${took}: ${terminalSafe(event.error ?? "")}`));
+          case "hook_stop":
+            return shown(
+              style.yellow(
+                `stopped after ${took} by hook "${terminalSafe(event.stop?.hook ?? "")}"`,
+              ),
+            );
         }
         return [];
       }

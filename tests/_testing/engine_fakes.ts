@@ -26,6 +26,7 @@ import {
 } from "../../src/engine/hooks.ts";
 import type { RunEvent } from "../../src/engine/events.ts";
 import type { SessionWriter } from "../../src/engine/session_writer.ts";
+import type { HookStop } from "../../src/engine/hook_stop.ts";
 import type { CallableTool, ToolResult } from "../../src/tools/tool.ts";
 
 /** Interrupts a run at its `abortAt`-th step (1-based; null: never). */
@@ -133,6 +134,11 @@ export interface FakeHooks {
   ) => { readonly text?: string; readonly isError?: boolean };
   /** Points whose payload cannot be handed over, with the reason the chain gives. */
   readonly withhold?: Partial<Record<HookPoint, string>>;
+  /**
+   * The reason hook `stopper` gives when it stops the run at `point` (for
+   * `call` at the tool points); undefined: it does not.
+   */
+  readonly stop?: (point: HookPoint, call?: ToolCallPayload) => string | undefined;
 }
 
 /** What the fake runner saw. */
@@ -152,16 +158,20 @@ export function fakeHookRunner(probe: Probe, hooks: FakeHooks = {}): FakeHookRun
     point: HookPoint,
     signal: AbortSignal,
     run: () => T,
+    call?: ToolCallPayload,
   ): Promise<Chained<T>> {
     calls.push(point);
     await probe.step(`hook.${point}`);
     const withheld = hooks.withhold?.[point];
     if (withheld !== undefined) return { kind: "withheld", reason: withheld };
-    return signal.aborted ? { kind: "interrupted" } : done(run());
+    if (signal.aborted) return { kind: "interrupted" };
+    const stop = hooks.stop?.(point, call);
+    return stop === undefined ? done(run()) : { kind: "stopped", hook: "stopper", reason: stop };
   }
   return {
     calls,
-    has: (point) => point in hooks || hooks.withhold?.[point] !== undefined,
+    has: (point) =>
+      point in hooks || hooks.withhold?.[point] !== undefined || hooks.stop !== undefined,
     beforeRun: (_payload, signal) => invoke("beforeRun", signal, () => null),
     beforePrompt: (payload, signal) =>
       invoke(
@@ -187,6 +197,7 @@ export function fakeHookRunner(probe: Probe, hooks: FakeHooks = {}): FakeHookRun
         signal,
         (): ToolGate =>
           hooks.beforeToolExecute?.(call) ?? { allow: true, arguments: call.arguments },
+        call,
       ),
     afterToolExecute: (call, result, signal) =>
       invoke("afterToolExecute", signal, () => {
@@ -195,7 +206,7 @@ export function fakeHookRunner(probe: Probe, hooks: FakeHooks = {}): FakeHookRun
           text: returned?.text ?? result.text,
           isError: returned?.isError ?? result.isError,
         };
-      }),
+      }, call),
   };
 }
 
@@ -238,7 +249,8 @@ export function fakeTool(
 /** What an in-memory session holds, in order. */
 export type SessionRecord =
   | { readonly kind: "message"; readonly message: Message }
-  | { readonly kind: "tool_start"; readonly callId: string };
+  | { readonly kind: "tool_start"; readonly callId: string }
+  | { readonly kind: "hook_stop"; readonly stop: HookStop };
 
 /** A session writer in memory. */
 export interface MemorySession extends SessionWriter {
@@ -261,6 +273,7 @@ export function memorySession(probe: Probe, failAt: number | null = null): Memor
     messages: () => records.flatMap((record) => record.kind === "message" ? [record.message] : []),
     append: (message) => write({ kind: "message", message }),
     toolStarted: (callId) => write({ kind: "tool_start", callId }),
+    hookStopped: (stop) => write({ kind: "hook_stop", stop }),
   };
 }
 

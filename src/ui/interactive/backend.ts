@@ -45,12 +45,17 @@ export interface TurnHandlers {
 
 /** How a turn ended. */
 export interface TurnResult {
-  readonly reason: "end_turn" | "interrupted" | "error";
+  readonly reason: "end_turn" | "interrupted" | "error" | "hook_stop";
   readonly error?: string | undefined;
+  /** With `hook_stop`: `hook "x" stopped the run: <reason>`, shown as a warning row. */
+  readonly stopped?: string;
   /** A neutral word on how it ended ("nothing to compact: …"), shown as a plain row. */
   readonly note?: string;
   readonly usage: Usage;
-  /** A `beforePrompt` hook refused the prompt (`error` says why): it goes back to the editor. */
+  /**
+   * A `beforePrompt` hook refused the prompt (`error` says why) or stopped the
+   * run there (`stopped`): it goes back to the editor.
+   */
   readonly promptRefused?: true;
 }
 

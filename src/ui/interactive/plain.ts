@@ -117,6 +117,9 @@ export async function runPlain(options: PlainOptions): Promise<number> {
     });
     if (result.reason === "interrupted") return 130;
     if (result.reason === "error") line(`rienda: ${result.error ?? "the run failed"}`);
+    if (result.reason === "hook_stop") {
+      line(`rienda: ${terminalSafe(result.stopped ?? "a hook stopped the run")}`);
+    }
   }
   const id = backend.state().sessionId;
   if (id !== null) line(`session ${id} (rienda -c continues it)`);

@@ -70,6 +70,8 @@ export function createSubagentActivity(): SubagentActivity {
               ? `${agent} done`
               : event.reason === "interrupted"
               ? `${agent} interrupted`
+              : event.reason === "hook_stop"
+              ? `${agent} stopped by hook "${event.stop?.hook ?? ""}"`
               : `${agent} failed: ${event.error ?? ""}`,
           );
         default:

@@ -49,8 +49,10 @@ export interface TranscriptState {
 
 /** How a turn ended, for the rows that close it. */
 export interface TurnEnd {
-  readonly reason: "end_turn" | "interrupted" | "error";
+  readonly reason: "end_turn" | "interrupted" | "error" | "hook_stop";
   readonly error?: string | undefined;
+  /** With `hook_stop`: the line naming the hook and its reason. */
+  readonly stopped?: string | undefined;
   /** A neutral word on how it ended, shown as an info row. */
   readonly note?: string | undefined;
   readonly usage: Usage;
@@ -200,6 +202,9 @@ export function endTurnBlocks(state: TranscriptState, end: TurnEnd, now: number)
   );
   if (end.reason === "interrupted") addNotice(state, "interrupted", "warning");
   if (end.reason === "error") addNotice(state, end.error ?? "the run failed", "error");
+  if (end.reason === "hook_stop") {
+    addNotice(state, end.stopped ?? "a hook stopped the run", "warning");
+  }
   if (end.note !== undefined) addNotice(state, end.note, "info");
   // A turn that sent no request (a refused command, a failure before the first) has no cost.
   if (state.answered || end.usage.inputTokens + end.usage.outputTokens > 0) {

@@ -168,7 +168,8 @@ export function createTurns(options: TurnsOptions): Turns {
       if (result.promptRefused === true && prompt !== undefined) {
         // Nothing was sent or stored: the text waits in the editor to be changed.
         options.restore([prompt, ...queue.splice(0)].join("\n"));
-      } else if (result.reason === "interrupted") {
+      } else if (result.reason === "interrupted" || result.reason === "hook_stop") {
+        // Nothing queued is sent after an interrupt or a hook's stop: it waits in the editor.
         if (queue.length > 0) options.restore(queue.splice(0).join("\n"));
       } else {
         const next = queue.shift();
