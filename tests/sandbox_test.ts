@@ -442,6 +442,26 @@ Deno.test("a command hook runs in the run's sandbox: it writes the workspace, no
   }
 });
 
+Deno.test("a Claude Code hook runs in the run's sandbox too: it writes the workspace, not outside", async () => {
+  const run = await shellCall("echo hi", {
+    config: [
+      "sandbox: workspace-write",
+      "hooks:",
+      "  - claude: PreToolUse",
+      "    matcher: Bash",
+      '    command: "echo in >> \\"$CLAUDE_PROJECT_DIR/claude-inside.txt\\"; echo out >> ../claude-outside.txt; true"',
+      "",
+    ].join("\n"),
+  });
+  try {
+    assert.equal(run.content, "hi");
+    assert.match(await Deno.readTextFile(`${run.env.workdir}/claude-inside.txt`), /^in\n/);
+    assert.equal(await exists(`${run.env.root}/claude-outside.txt`), false);
+  } finally {
+    await dispose(run);
+  }
+});
+
 Deno.test("an MCP stdio server with sandbox: writes its workspace, not outside; a sandbox that cannot start keeps it off", async () => {
   await using provider = await startFakeProvider();
   await using env = await createTestEnv({ provider });

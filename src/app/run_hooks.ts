@@ -168,6 +168,7 @@ export function createRunHooks(request: RunHooksRequest): HookRunner {
           confirm: (question, signal) =>
             answerConfirm(context, question, signal, `hook "${entryLabel(entry)}"`),
           notice: context.notice,
+          sandbox: context.sandbox,
         });
     }
   });

@@ -3,7 +3,8 @@
  * run as Claude Code runs it (docs/extending.md, "Claude Code hooks").
  *
  * - The command is a shell string for `sh -c`, run in the workspace with
- *   `CLAUDE_PROJECT_DIR` set to it (`hook_process.ts` owns the process).
+ *   `CLAUDE_PROJECT_DIR` set to it, in the run's sandbox as a command hook
+ *   is (`hook_process.ts` owns the process).
  * - Events run at points: `PreToolUse` → `beforeToolExecute`,
  *   `PostToolUse` → `afterToolExecute`, `UserPromptSubmit` →
  *   `beforePrompt`, `SessionStart` → `beforeRun`, `Stop` and `SessionEnd` →
@@ -27,6 +28,7 @@ import { claudeStdin } from "./claude_input.ts";
 import { claudeToolName, fromClaudeInput } from "./claude_tools.ts";
 import { runHookProcess } from "./hook_process.ts";
 import type { HookAnswer, RunnableHook } from "./runnable_hook.ts";
+import type { CommandSandbox } from "../sandbox/command_sandbox.ts";
 
 /** The run a Claude Code hook serves, and how it reaches the person. */
 export interface ClaudeHookContext {
@@ -39,6 +41,8 @@ export interface ClaudeHookContext {
   ): Promise<boolean>;
   /** Shows a line to the person. */
   notice(text: string): void;
+  /** The run's command sandbox, as for command hooks (docs/sandbox.md); absent with `sandbox: off`. */
+  readonly sandbox?: CommandSandbox | undefined;
 }
 
 /** The point each event runs at. */
@@ -152,6 +156,7 @@ export function createClaudeHook(entry: ClaudeHookEntry, context: ClaudeHookCont
         env: { "CLAUDE_PROJECT_DIR": context.workdir },
         timeoutMs: entry.timeoutMs,
         signal: options.signal,
+        sandbox: context.sandbox,
       });
       const answer = readClaudeResult(entry.event, result, entry.timeoutMs);
       return answer.kind === "said" ? await fields(answer.said, args, options.signal) : answer;
