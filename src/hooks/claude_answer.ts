@@ -18,7 +18,12 @@
  */
 
 import type { ClaudeEvent } from "../config/hook_entries.ts";
-import { firstLine, type HookProcessResult, MAX_COLLECTED_BYTES } from "./hook_process.ts";
+import {
+  firstLine,
+  type HookProcessResult,
+  MAX_COLLECTED_BYTES,
+  processFailure,
+} from "./hook_process.ts";
 
 /** What a Claude Code hook said, in Claude Code's terms. */
 export interface ClaudeSaid {
@@ -94,50 +99,26 @@ export function readClaudeResult(
   result: HookProcessResult,
   timeoutMs: number,
 ): ClaudeAnswer {
-  switch (result.kind) {
-    case "interrupted":
-      return { kind: "interrupted" };
-    case "timeout":
-      return {
-        kind: "failed",
-        problem: `did not finish within ${timeoutMs} ms (timeout_ms)`,
-        timedOut: true,
-      };
-    case "not_started":
-      return { kind: "failed", problem: `cannot start: ${result.problem}` };
-    case "killed": {
-      const line = firstLine(result.stderr);
-      return {
-        kind: "failed",
-        problem: `was killed by ${result.signal}${line === "" ? "" : `: ${line}`}`,
-      };
-    }
-    case "exited": {
-      if (result.code === 2) return { kind: "said", said: { block: result.stderr.trim() } };
-      if (result.code !== 0) {
-        const line = firstLine(result.stderr) || firstLine(result.stdout);
-        return {
-          kind: "failed",
-          problem: `exited ${result.code}${line === "" ? "" : `: ${line}`}`,
-        };
-      }
-      if (result.stdoutTruncated) {
-        return {
-          kind: "failed",
-          problem: `wrote more than ${MAX_COLLECTED_BYTES / (1024 * 1024)} MiB on stdout`,
-        };
-      }
-      const output = parseObject(result.stdout);
-      if (output !== null) return { kind: "said", said: fromJson(event, output) };
-      const text = result.stdout.trim();
-      return {
-        kind: "said",
-        said: STDOUT_CONTEXT_EVENTS.includes(event) && text !== "" ? { context: text } : {},
-      };
-    }
-    default: {
-      const never: never = result;
-      throw new Error(`unexpected result ${JSON.stringify(never)}`);
-    }
+  if (result.kind !== "exited") return processFailure(result, timeoutMs);
+  if (result.code === 2) return { kind: "said", said: { block: result.stderr.trim() } };
+  if (result.code !== 0) {
+    const line = firstLine(result.stderr) || firstLine(result.stdout);
+    return {
+      kind: "failed",
+      problem: `exited ${result.code}${line === "" ? "" : `: ${line}`}`,
+    };
   }
+  if (result.stdoutTruncated) {
+    return {
+      kind: "failed",
+      problem: `wrote more than ${MAX_COLLECTED_BYTES / (1024 * 1024)} MiB on stdout`,
+    };
+  }
+  const output = parseObject(result.stdout);
+  if (output !== null) return { kind: "said", said: fromJson(event, output) };
+  const text = result.stdout.trim();
+  return {
+    kind: "said",
+    said: STDOUT_CONTEXT_EVENTS.includes(event) && text !== "" ? { context: text } : {},
+  };
 }

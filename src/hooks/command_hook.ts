@@ -26,6 +26,7 @@ import {
   firstLine,
   type HookProcessResult,
   MAX_COLLECTED_BYTES,
+  processFailure,
   runHookProcess,
 } from "./hook_process.ts";
 import type { CommandSandbox } from "../sandbox/command_sandbox.ts";
@@ -184,35 +185,11 @@ export function readCommandResult(
   result: HookProcessResult,
   timeoutMs: number,
 ): HookAnswer {
-  switch (result.kind) {
-    case "interrupted":
-      return { kind: "interrupted" };
-    case "timeout":
-      return {
-        kind: "failed",
-        problem: `did not finish within ${timeoutMs} ms (timeout_ms)`,
-        timedOut: true,
-      };
-    case "not_started":
-      return { kind: "failed", problem: `cannot start: ${result.problem}` };
-    case "killed": {
-      const line = firstLine(result.stderr);
-      return {
-        kind: "failed",
-        problem: `was killed by ${result.signal}${line === "" ? "" : `: ${line}`}`,
-      };
-    }
-    case "exited": {
-      if (result.code === 0) return stdoutAnswer(point, result.stdout, result.stdoutTruncated);
-      const line = firstLine(result.stderr) || firstLine(result.stdout);
-      if (result.code === 2) return refusal(point, line, "exited 2 (a refusal)");
-      return { kind: "failed", problem: `exited ${result.code}${line === "" ? "" : `: ${line}`}` };
-    }
-    default: {
-      const never: never = result;
-      throw new Error(`unexpected result ${JSON.stringify(never)}`);
-    }
-  }
+  if (result.kind !== "exited") return processFailure(result, timeoutMs);
+  if (result.code === 0) return stdoutAnswer(point, result.stdout, result.stdoutTruncated);
+  const line = firstLine(result.stderr) || firstLine(result.stdout);
+  if (result.code === 2) return refusal(point, line, "exited 2 (a refusal)");
+  return { kind: "failed", problem: `exited ${result.code}${line === "" ? "" : `: ${line}`}` };
 }
 
 /** The command hook of `entry`, run for `context`. */

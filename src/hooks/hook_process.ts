@@ -131,3 +131,41 @@ export function firstLine(text: string): string {
   }
   return "";
 }
+
+/** A hook program that did not exit by itself, as a hook's answer: interrupted, or a failure. */
+export type HookProcessFailure =
+  | { readonly kind: "interrupted" }
+  | { readonly kind: "failed"; readonly problem: string; readonly timedOut?: boolean };
+
+/**
+ * How `result`, a program that did not exit by itself, went wrong: the
+ * interrupt, `timeoutMs`, a start failure or a signal.
+ */
+export function processFailure(
+  result: Exclude<HookProcessResult, { readonly kind: "exited" }>,
+  timeoutMs: number,
+): HookProcessFailure {
+  switch (result.kind) {
+    case "interrupted":
+      return { kind: "interrupted" };
+    case "timeout":
+      return {
+        kind: "failed",
+        problem: `did not finish within ${timeoutMs} ms (timeout_ms)`,
+        timedOut: true,
+      };
+    case "not_started":
+      return { kind: "failed", problem: `cannot start: ${result.problem}` };
+    case "killed": {
+      const line = firstLine(result.stderr);
+      return {
+        kind: "failed",
+        problem: `was killed by ${result.signal}${line === "" ? "" : `: ${line}`}`,
+      };
+    }
+    default: {
+      const never: never = result;
+      throw new Error(`unexpected result ${JSON.stringify(never)}`);
+    }
+  }
+}
