@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { createTestEnv, type TestEnv } from "./harness/env.ts";
 import { startFakeProvider } from "./harness/fake_provider.ts";
 import { type PtySession, startPty } from "./harness/pty.ts";
+import { processesGone } from "./harness/processes.ts";
 import { toolResultsOf } from "./harness/wire.ts";
 
 /** Starts the chat in a pty in the test environment's workspace. */
@@ -131,3 +132,45 @@ Deno.test("chat: /hooks add, list and remove run the chat's own hooks around too
   await pty.type("\x03");
   assert.equal((await pty.wait()).code, 0);
 });
+
+Deno.test(
+  "chat: Ctrl+C during a session hook that hangs ends the turn at once and kills its group",
+  {
+    ignore: Deno.build.os !== "linux",
+  },
+  async () => {
+    await using provider = await startFakeProvider([
+      { toolCalls: [{ name: "write", arguments: { path: "a.txt", content: "a" } }] },
+      { text: "never read" },
+    ]);
+    await using env = await createTestEnv({ provider });
+    await env.writeAgent("writer", { description: "Writer.", tools: ["write"] });
+    // A sleep no other process runs, so the test can tell whether it outlived the turn.
+    const marker = `300.${Math.floor(Math.random() * 1e6)}`;
+    await Deno.mkdir(`${env.workdir}/.hooks`);
+    await Deno.writeTextFile(
+      `${env.workdir}/.hooks/hang.sh`,
+      `#!/bin/sh\ntouch hanging\nsleep ${marker} &\nwait\n`,
+      { mode: 0o755 },
+    );
+    await using pty = await chat(env, ["-a", "writer"]);
+    await pty.waitFor(PROMPT_READY, "the editor");
+    await pty.type("/hooks add pre-tool .hooks/hang.sh\r");
+    await pty.waitFor((s) => flat(s).includes("added pre-tool hook #1"), "the hook");
+    await pty.type("write it\r");
+    const deadline = Date.now() + 20_000;
+    while (!(await Deno.stat(`${env.workdir}/hanging`).then(() => true, () => false))) {
+      if (Date.now() > deadline) throw new Error("the hook never started");
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    const pressed = performance.now();
+    await pty.type("\x03");
+    await pty.waitFor((s) => flat(s).includes("interrupted") && PROMPT_READY(s), "the interrupt");
+    // Within a second on an idle machine; the bound leaves room for a loaded one.
+    assert.ok(performance.now() - pressed < 4_000, `${performance.now() - pressed} ms`);
+    assert.ok(await processesGone(marker, 5_000), "the hook outlived the turn");
+    assert.equal(await Deno.stat(`${env.workdir}/a.txt`).then(() => true, () => false), false);
+    await pty.type("\x04");
+    assert.equal((await pty.wait()).code, 0);
+  },
+);
