@@ -4,6 +4,7 @@
  * (`testdata/claude-hooks/`, see its README).
  */
 import assert from "node:assert/strict";
+import { fileAppears, writeClaudeScript } from "./harness/claude_scripts.ts";
 import { createTestEnv, defaultConfig, type TestEnv } from "./harness/env.ts";
 import { startFakeProvider } from "./harness/fake_provider.ts";
 import { processesGone } from "./harness/processes.ts";
@@ -15,12 +16,6 @@ const FIXTURES = new URL("./testdata/claude-hooks/", import.meta.url);
 async function copyFixture(env: TestEnv, name: string): Promise<void> {
   await Deno.mkdir(`${env.workdir}/.claude/hooks`, { recursive: true });
   await Deno.copyFile(new URL(name, FIXTURES), `${env.workdir}/.claude/hooks/${name}`);
-}
-
-/** Writes `.claude/hooks/<name>` (mode 755) with `text`. */
-async function writeScript(env: TestEnv, name: string, text: string): Promise<void> {
-  await Deno.mkdir(`${env.workdir}/.claude/hooks`, { recursive: true });
-  await Deno.writeTextFile(`${env.workdir}/.claude/hooks/${name}`, text, { mode: 0o755 });
 }
 
 const VALIDATOR = 'python3 "$CLAUDE_PROJECT_DIR/.claude/hooks/bash_validator.py"';
@@ -84,7 +79,7 @@ Deno.test("claude SessionStart: an sh hook's additionalContext reaches every req
 Deno.test("claude UserPromptSubmit: exit 2 refuses the prompt, plain stdout is context", async () => {
   await using provider = await startFakeProvider([{ text: "ok" }]);
   await using env = await createTestEnv({ provider });
-  await writeScript(
+  await writeClaudeScript(
     env,
     "prompt.py",
     `import json, sys
@@ -119,7 +114,7 @@ Deno.test("claude PostToolUse: additionalContext and exit 2 reach the model afte
     { text: "done" },
   ]);
   await using env = await createTestEnv({ provider });
-  await writeScript(
+  await writeClaudeScript(
     env,
     "post.sh",
     `#!/bin/sh
@@ -152,7 +147,7 @@ Deno.test("claude PreToolUse: updatedInput rewrites the call but cannot change t
     { text: "done" },
   ]);
   await using env = await createTestEnv({ provider });
-  await writeScript(
+  await writeClaudeScript(
     env,
     "rewrite.py",
     `import json, sys
@@ -186,7 +181,7 @@ Deno.test("claude PreToolUse: ask is the confirm ctx.confirm gets (-y approves, 
       { text: "done" },
     ]);
     await using env = await createTestEnv({ provider });
-    await writeScript(
+    await writeClaudeScript(
       env,
       "ask.sh",
       `#!/bin/sh
@@ -215,7 +210,7 @@ Deno.test("claude PreToolUse: a hook that hangs is killed with its group at Ctrl
   await using env = await createTestEnv({ provider });
   // A sleep no other process runs, so the test can tell whether it outlived rienda.
   const marker = `300.${Math.floor(Math.random() * 1e6)}`;
-  await writeScript(
+  await writeClaudeScript(
     env,
     "hang.sh",
     `#!/bin/sh\ntouch "$CLAUDE_PROJECT_DIR/hanging"\nsleep ${marker}\n`,
@@ -226,11 +221,7 @@ Deno.test("claude PreToolUse: a hook that hangs is killed with its group at Ctrl
     hooks: [{ claude: "PreToolUse", command: ".claude/hooks/hang.sh" }],
   });
   await using process = await env.start(["run", "-a", "hanging", "go"]);
-  const deadline = Date.now() + 20_000;
-  while (!(await Deno.stat(`${env.workdir}/hanging`).then(() => true, () => false))) {
-    if (Date.now() > deadline) throw new Error(`the hook never started: ${process.stderrText()}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+  await fileAppears(`${env.workdir}/hanging`, process);
   const signalled = performance.now();
   process.kill("SIGINT");
   const result = await process.wait();
@@ -259,7 +250,7 @@ Deno.test("claude hooks that print megabytes: the model reads at most 256 KiB of
     ),
   );
   // 900 kB on stderr with exit 2 before the call; 900 kB of additionalContext after it.
-  await writeScript(
+  await writeClaudeScript(
     env,
     "loud.py",
     `import json, sys

@@ -3,8 +3,8 @@
  * docs/extending.md): what the engine keeps of it and how its results and
  * messages word it.
  *
- * - The reason is masked with the run's `redact`, loses its escape
- *   sequences and becomes one line before anyone sees it: the session, the
+ * - The reason loses its escape sequences, becomes one line and is masked
+ *   with the run's `redact` before anyone sees it: the session, the
  *   front ends, the model reading a result.
  * - The call whose `beforeToolExecute` chain stopped the run does not run:
  *   its result is {@link stoppedBy}. A call the stop left unrun gets
@@ -35,7 +35,8 @@ export function hookStop(
   redact: (text: string) => string,
   callId?: string,
 ): HookStop {
-  const safe = (text: string) => stripEscapes(redact(text)).replace(/\s*[\r\n]\s*/g, " ").trim();
+  // Escapes go first: a key cut by one, or running into one, is masked whole.
+  const safe = (text: string) => redact(stripEscapes(text).replace(/\s*[\r\n]\s*/g, " ").trim());
   return {
     point,
     hook: safe(chained.hook),

@@ -4,6 +4,7 @@ import {
   eventLog,
   fakeHookRunner,
   type FakeHooks,
+  fakeRunOptions,
   fakeTool,
   memorySession,
   type Probe,
@@ -46,22 +47,18 @@ async function run(
   }));
   const tool = options.concurrent === true ? { ...read, concurrent: true } : read;
   const log = eventLog();
-  const outcome = await runAgent({
-    sessionId: "s",
-    agentId: "a",
-    modelRef: "fake/m",
-    system: "sys",
-    model,
-    tools: [tool],
-    hooks,
-    session,
-    history: [],
-    workdir: "/w",
-    diagnostics: [],
-    emit: log.emit,
-    signal: probe.signal,
-    redact: options.redact ?? ((text) => text),
-  }, "go");
+  const outcome = await runAgent(
+    fakeRunOptions({
+      model,
+      tools: [tool],
+      hooks,
+      session,
+      emit: log.emit,
+      signal: probe.signal,
+      ...(options.redact === undefined ? {} : { redact: options.redact }),
+    }),
+    "go",
+  );
   return {
     outcome,
     events: log.events,

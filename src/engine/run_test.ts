@@ -4,6 +4,7 @@ import {
   eventLog,
   fakeHookRunner,
   type FakeHooks,
+  fakeRunOptions,
   fakeTool,
   type MemorySession,
   memorySession,
@@ -53,22 +54,17 @@ async function run(
   const session = memorySession(probe, options.failWriteAt ?? null);
   const tool = fakeTool(probe, "read", () => ({ text: `file: ${SECRET}`, isError: false }));
   const log = eventLog();
-  const outcome = await runAgent({
-    sessionId: "s",
-    agentId: "a",
-    modelRef: "fake/m",
-    system: "sys",
-    model,
-    tools: [tool],
-    hooks,
-    session,
-    history: [],
-    workdir: "/w",
-    diagnostics: [],
-    emit: log.emit,
-    signal: probe.signal,
-    redact: (text) => text,
-  }, options.prompt ?? "go");
+  const outcome = await runAgent(
+    fakeRunOptions({
+      model,
+      tools: [tool],
+      hooks,
+      session,
+      emit: log.emit,
+      signal: probe.signal,
+    }),
+    options.prompt ?? "go",
+  );
   return {
     outcome,
     events: log.events,

@@ -12,6 +12,7 @@ import type { ToolCallBlock } from "../llm/messages.ts";
 import { type CallableTool, errorResult } from "../tools/tool.ts";
 import { runToolBatch } from "./tool_batch.ts";
 import { done, type ToolGate } from "./hooks.ts";
+import type { ToolHooks } from "./serial_hooks.ts";
 
 const CALL: ToolCallBlock = { type: "tool_call", id: "c1", name: "read", arguments: {} };
 
@@ -30,13 +31,8 @@ async function batch(
     return { text: options.text ?? "raw", isError: false };
   });
   const { outcomes } = await runToolBatch(options.calls ?? [CALL], new Map(), {
-    tools: new Map([["read", tool]]),
-    hooks: fakeHookRunner(probe, options.hooks ?? {}),
-    session: memorySession(probe),
-    workdir: "/w",
-    emit: eventLog().emit,
-    signal: probe.signal,
-    redact: options.redact ?? ((text) => text),
+    ...batchOptions(probe, [tool], fakeHookRunner(probe, options.hooks ?? {})),
+    ...(options.redact === undefined ? {} : { redact: options.redact }),
   });
   return { results: outcomes.map((outcome) => outcome.result), started: tool.started };
 }
@@ -100,6 +96,19 @@ Deno.test("runToolBatch() masks a result before afterToolExecute sees it, and a 
   assert.deepEqual(refused.results, [errorResult("no: [masked]")]);
 });
 
+/** The options of a batch of `tools` under `hooks`, with an in-memory session. */
+function batchOptions(probe: Probe, tools: readonly CallableTool[], hooks: ToolHooks) {
+  return {
+    tools: new Map(tools.map((tool) => [tool.name, tool])),
+    hooks,
+    session: memorySession(probe),
+    workdir: "/w",
+    emit: eventLog().emit,
+    signal: probe.signal,
+    redact: (text: string) => text,
+  };
+}
+
 /** A concurrent tool whose calls wait until `together` of them have started. */
 function meetingTool(name: string, together: number, met: { count: number }): CallableTool {
   let release: () => void = () => {};
@@ -152,15 +161,11 @@ Deno.test("runToolBatch() runs concurrent calls next to each other at once, hook
     { type: "tool_call", id: "b", name: "meet", arguments: {} },
     { type: "tool_call", id: "c", name: "read", arguments: {} },
   ];
-  const { outcomes } = await runToolBatch(calls, new Map(), {
-    tools: new Map<string, CallableTool>([["meet", meetingTool("meet", 2, met)], ["read", read]]),
-    hooks,
-    session: memorySession(probe),
-    workdir: "/w",
-    emit: eventLog().emit,
-    signal: probe.signal,
-    redact: (text) => text,
-  });
+  const { outcomes } = await runToolBatch(
+    calls,
+    new Map(),
+    batchOptions(probe, [meetingTool("meet", 2, met), read], hooks),
+  );
   assert.deepEqual(outcomes.map((outcome) => outcome.result.text), ["met a", "met b", "ran read"]);
   assert.equal(overlapped, false);
   assert.equal(gates, 3);
@@ -204,15 +209,11 @@ Deno.test("runToolBatch() after a stop lets a started call finish through its ho
     name: "slow",
     arguments: {},
   }));
-  const { outcomes, stop } = await runToolBatch(calls, new Map(), {
-    tools: new Map([["slow", slow]]),
-    hooks,
-    session: memorySession(probe),
-    workdir: "/w",
-    emit: eventLog().emit,
-    signal: probe.signal,
-    redact: (text) => text,
-  });
+  const { outcomes, stop } = await runToolBatch(
+    calls,
+    new Map(),
+    batchOptions(probe, [slow], hooks),
+  );
   assert.deepEqual(outcomes.map((outcome) => outcome.result.text), [
     "ran a, audited",
     'hook "budget" stopped the run: spent',

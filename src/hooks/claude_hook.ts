@@ -16,7 +16,9 @@
  *   refuses the call or the message, or is added after the result
  *   (PostToolUse) or shown (other events); `ask` asks the person as
  *   `ctx.confirm` does; `updatedInput` becomes the call's arguments;
- *   context joins the message, the result or the system prompt.
+ *   context joins the message, the result or the system prompt;
+ *   `continue: false` asks for the run to end (`stop`), with its
+ *   `stopReason`, before anything else it said.
  *
  * @module
  */
@@ -44,6 +46,9 @@ export interface ClaudeHookContext {
   /** The run's command sandbox, as for command hooks (docs/sandbox.md); absent with `sandbox: off`. */
   readonly sandbox?: CommandSandbox | undefined;
 }
+
+/** The reason of a `continue: false` without a `stopReason`. */
+const NO_STOP_REASON = "continue: false (no stopReason)";
 
 /** The point each event runs at. */
 export const CLAUDE_EVENT_POINTS: Readonly<Record<ClaudeEvent, HookPoint>> = {
@@ -84,13 +89,13 @@ export function createClaudeHook(entry: ClaudeHookEntry, context: ClaudeHookCont
     signal: AbortSignal,
   ): Promise<HookAnswer> {
     if (said.message !== undefined) context.notice(`hook "${label}": ${said.message}`);
-    const stopped = said.stop === undefined ? undefined : `stopped the run: ${said.stop}`;
+    // `continue: false` stops everything, whatever else it said (at Stop and SessionEnd: a notice).
+    if (said.stop !== undefined) return { kind: "stop", reason: said.stop || NO_STOP_REASON };
     const [first, second] = args;
     switch (point) {
       case "beforeToolExecute": {
         const call = isObject(first) ? first : {};
-        const block = stopped ?? said.block;
-        if (block !== undefined) return answered({ allow: false, reason: block });
+        if (said.block !== undefined) return answered({ allow: false, reason: said.block });
         if (said.permission?.decision === "ask") {
           const name = typeof call.name === "string" ? call.name : "";
           const approved = await context.confirm({
@@ -106,14 +111,13 @@ export function createClaudeHook(entry: ClaudeHookEntry, context: ClaudeHookCont
         });
       }
       case "afterToolExecute": {
-        const added = joined(stopped, said.block, said.context);
+        const added = joined(said.block, said.context);
         if (added === "") return answered(null);
         const text = isObject(second) && typeof second.text === "string" ? second.text : "";
         return answered({ text: joined(text, added) });
       }
       case "beforePrompt": {
-        const block = stopped ?? said.block;
-        if (block !== undefined) return answered({ allow: false, reason: block });
+        if (said.block !== undefined) return answered({ allow: false, reason: said.block });
         return answered(said.context === undefined ? null : { context: said.context });
       }
       case "beforeRun":
@@ -122,11 +126,11 @@ export function createClaudeHook(entry: ClaudeHookEntry, context: ClaudeHookCont
         if (said.block !== undefined && said.block !== "") {
           context.notice(`hook "${label}": ${said.block}`);
         }
-        return stopped === undefined ? answered(null) : { kind: "failed", problem: stopped };
+        return answered(null);
       default:
         // afterRun: Stop and SessionEnd have nothing left to refuse.
-        for (const line of [stopped, said.block]) {
-          if (line !== undefined && line !== "") context.notice(`hook "${label}": ${line}`);
+        if (said.block !== undefined && said.block !== "") {
+          context.notice(`hook "${label}": ${said.block}`);
         }
         return answered(null);
     }

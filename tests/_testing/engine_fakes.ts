@@ -27,6 +27,7 @@ import {
 import type { RunEvent } from "../../src/engine/events.ts";
 import type { SessionWriter } from "../../src/engine/session_writer.ts";
 import type { HookStop } from "../../src/engine/hook_stop.ts";
+import type { RunOptions } from "../../src/engine/run.ts";
 import type { CallableTool, ToolResult } from "../../src/tools/tool.ts";
 
 /** Interrupts a run at its `abortAt`-th step (1-based; null: never). */
@@ -274,6 +275,28 @@ export function memorySession(probe: Probe, failAt: number | null = null): Memor
     append: (message) => write({ kind: "message", message }),
     toolStarted: (callId) => write({ kind: "tool_start", callId }),
     hookStopped: (stop) => write({ kind: "hook_stop", stop }),
+  };
+}
+
+/**
+ * The options of a run over the fakes: `parts`, and the same fixed session,
+ * agent, model reference, system prompt and workspace for every test.
+ */
+export function fakeRunOptions(
+  parts: Pick<RunOptions, "model" | "tools" | "hooks" | "session" | "emit" | "signal"> & {
+    readonly redact?: RunOptions["redact"];
+  },
+): RunOptions {
+  return {
+    sessionId: "s",
+    agentId: "a",
+    modelRef: "fake/m",
+    system: "sys",
+    history: [],
+    workdir: "/w",
+    diagnostics: [],
+    redact: (text) => text,
+    ...parts,
   };
 }
 
