@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { fileAppears, writeClaudeScript } from "./harness/claude_scripts.ts";
-import { createTestEnv, defaultConfig, type TestEnv } from "./harness/env.ts";
+import { createTestEnv, type TestEnv } from "./harness/env.ts";
 import { startFakeProvider } from "./harness/fake_provider.ts";
 import { processesGone } from "./harness/processes.ts";
 import { chatMessages, systemPromptOf, toolResultsOf } from "./harness/wire.ts";
@@ -231,58 +231,40 @@ Deno.test("claude PreToolUse: a hook that hangs is killed with its group at Ctrl
   assert.ok(await processesGone(marker, 5_000), "the hook outlived rienda");
 });
 
-Deno.test("claude hooks that print megabytes: the model reads at most 256 KiB of a refusal or a result", async () => {
-  await using provider = await startFakeProvider([
-    {
-      toolCalls: [
-        { name: "shell", arguments: { command: "echo blocked" } },
-        { name: "write", arguments: { path: "a.txt", content: "x" } },
-      ],
-    },
-    { text: "done" },
-  ]);
+Deno.test("claude hooks that print megabytes at SessionStart or UserPromptSubmit: 10,000 characters reach the model or the person", async () => {
+  await using provider = await startFakeProvider([{ text: "ok" }]);
   await using env = await createTestEnv({ provider });
-  // A window the two capped results fit in, so no compaction comes between.
-  await env.writeConfig(
-    defaultConfig(provider.url).replace(
-      "        id: fake-model\n",
-      "        id: fake-model\n        context_window: 2000000\n",
-    ),
-  );
-  // 900 kB on stderr with exit 2 before the call; 900 kB of additionalContext after it.
+  // 900 kB of plain stdout (context at SessionStart), or on stderr with exit 2 (a refusal).
   await writeClaudeScript(
     env,
     "loud.py",
     `import json, sys
 data = json.load(sys.stdin)
-if data["hook_event_name"] == "PreToolUse":
-    if data["tool_name"] == "Bash":
-        sys.stderr.write("no " * 300000)
-        sys.exit(2)
-    sys.exit(0)
-print(json.dumps({"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": "ctx " * 225000}}))
+if data["hook_event_name"] == "SessionStart":
+    print("ctx " * 225000)
+elif "refuse" in data["prompt"]:
+    sys.stderr.write("no " * 300000)
+    sys.exit(2)
 `,
   );
   await env.writeAgent("loud", {
     description: "Loud.",
-    tools: ["shell", "write"],
     hooks: [
-      { claude: "PreToolUse", command: "python3 .claude/hooks/loud.py" },
-      { claude: "PostToolUse", command: "python3 .claude/hooks/loud.py" },
+      { claude: "SessionStart", command: "python3 .claude/hooks/loud.py" },
+      { claude: "UserPromptSubmit", command: "python3 .claude/hooks/loud.py" },
     ],
   });
-  const result = await env.run(["run", "-a", "loud", "go"]);
-  assert.equal(result.code, 0, result.stderr.slice(-2000));
-  const results = toolResultsOf(provider.requests[1]).map((item) => String(item.content));
-  assert.equal(results.length, 2);
-  for (const text of results) {
-    assert.ok(new TextEncoder().encode(text).length <= 256 * 1024 + 64, `${text.length}`);
-    assert.ok(text.endsWith("\n[output truncated]"), text.slice(-100));
-  }
+  const refused = await env.run(["run", "-a", "loud", "refuse this"]);
+  assert.equal(refused.code, 1);
+  assert.ok(refused.stderr.length < 12_000, `${refused.stderr.length} characters on stderr`);
+  assert.match(refused.stderr, /refused the prompt: no no .*\n\[cut at 10000 characters\]\n/s);
+  const passed = await env.run(["run", "-a", "loud", "hello"]);
+  assert.equal(passed.code, 0, passed.stderr.slice(-2000));
+  const system = systemPromptOf(provider.requests[0]);
+  assert.ok(system.length < 12_000, `${system.length} characters of system prompt`);
+  assert.ok(system.endsWith("ctx\n[cut at 10000 characters]"), system.slice(-100));
   assert.match(
-    results[0] ?? "",
-    /^hook "python3 \.claude\/hooks\/loud\.py" refused the call: no no /,
+    passed.stderr,
+    /hook "python3 \.claude\/hooks\/loud\.py": its output was cut at 10000 characters/,
   );
-  assert.match(results[1] ?? "", /^created a\.txt \(1 line\)\n\nctx ctx /);
-  assert.ok(result.stderr.length < 600 * 1024, `${result.stderr.length} bytes on stderr`);
 });

@@ -256,6 +256,58 @@ Deno.test("a hook that writes megabytes or hangs past its timeout is a notice, a
   );
 });
 
+Deno.test("hooks that answer megabytes: the model reads at most 256 KiB of a refusal or a rewritten result", async () => {
+  await using provider = await startFakeProvider([
+    {
+      toolCalls: [
+        { name: "shell", arguments: { command: "echo blocked" } },
+        { name: "write", arguments: { path: "a.txt", content: "x" } },
+      ],
+    },
+    { text: "done" },
+  ]);
+  await using env = await createTestEnv({ provider });
+  // A window the two capped results fit in, so no compaction comes between.
+  await env.writeConfig(
+    defaultConfig(provider.url).replace(
+      "        id: fake-model\n",
+      "        id: fake-model\n        context_window: 2000000\n",
+    ),
+  );
+  // A 900 kB line on stderr with exit 2 before shell; a 900 kB rewrite of write's result after it.
+  await writeScript(
+    env,
+    "loud.py",
+    `import json, sys
+event = json.load(sys.stdin)
+if event["point"] == "beforeToolExecute":
+    if event["call"]["name"] == "shell":
+        sys.stderr.write("no " * 300000)
+        sys.exit(2)
+    sys.exit(0)
+print(json.dumps({"text": event["result"]["text"] + " and " + "more " * 180000}))
+`,
+  );
+  await env.writeAgent("loud", {
+    description: "Loud.",
+    tools: ["shell", "write"],
+    hooks: [{
+      command: ["python3", "hooks/loud.py"],
+      on: ["beforeToolExecute", "afterToolExecute"],
+    }],
+  });
+  const result = await env.run(["run", "-a", "loud", "go"]);
+  assert.equal(result.code, 0, result.stderr.slice(-2000));
+  const results = toolResultsOf(provider.requests[1]).map((item) => String(item.content));
+  assert.equal(results.length, 2);
+  for (const text of results) {
+    assert.ok(new TextEncoder().encode(text).length <= 256 * 1024 + 64, `${text.length}`);
+    assert.ok(text.endsWith("\n[output truncated]"), text.slice(-100));
+  }
+  assert.match(results[0] ?? "", /^hook "python3 hooks\/loud\.py" refused the call: no no /);
+  assert.match(results[1] ?? "", /^created a\.txt \(1 line\) and more more /);
+});
+
 Deno.test("Ctrl-C during a command hook stops the run at once and kills what the hook started", async () => {
   await using provider = await startFakeProvider([
     { toolCalls: [{ name: "shell", arguments: { command: "echo never" } }] },

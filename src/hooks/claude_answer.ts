@@ -13,6 +13,9 @@
  * - Any other exit, a timeout or a program that cannot start is a
  *   non-blocking error (`failed`): a notice, or a refusal for a fail-closed
  *   entry (Claude Code's `onFailure: "block"`).
+ * - Each text it says (a reason, context, a message) is cut at
+ *   {@link MAX_HOOK_TEXT_CHARS}, so a hook that prints megabytes cannot
+ *   fill every request's system prompt or the person's screen.
  *
  * @module
  */
@@ -39,6 +42,39 @@ export interface ClaudeSaid {
   readonly stop?: string;
   /** `systemMessage`: a warning for the person. */
   readonly message?: string;
+  /** One of the texts above was longer than {@link MAX_HOOK_TEXT_CHARS}, and was cut. */
+  readonly cut?: true;
+}
+
+/** The most characters of one text a Claude Code hook says (a reason, context, a message) passed on. */
+export const MAX_HOOK_TEXT_CHARS = 10_000;
+
+/** What ends a text that was cut. */
+const CUT_MARKER = `\n[cut at ${MAX_HOOK_TEXT_CHARS} characters]`;
+
+/** `said` with each of its texts cut at {@link MAX_HOOK_TEXT_CHARS}, and `cut` when one was. */
+function capped(said: ClaudeSaid): ClaudeSaid {
+  let cut = false;
+  const cap = <T extends string | undefined>(text: T): T => {
+    if (text === undefined || text.length <= MAX_HOOK_TEXT_CHARS) return text;
+    cut = true;
+    // Never half of a surrogate pair.
+    const end = /[\ud800-\udbff]/.test(text[MAX_HOOK_TEXT_CHARS - 1] ?? "")
+      ? MAX_HOOK_TEXT_CHARS - 1
+      : MAX_HOOK_TEXT_CHARS;
+    return (text.slice(0, end).trimEnd() + CUT_MARKER) as T;
+  };
+  const result: ClaudeSaid = {
+    ...said,
+    ...(said.block === undefined ? {} : { block: cap(said.block) }),
+    ...(said.context === undefined ? {} : { context: cap(said.context) }),
+    ...(said.stop === undefined ? {} : { stop: cap(said.stop) }),
+    ...(said.message === undefined ? {} : { message: cap(said.message) }),
+    ...(said.permission === undefined
+      ? {}
+      : { permission: { ...said.permission, reason: cap(said.permission.reason) } }),
+  };
+  return cut ? { ...result, cut: true } : result;
 }
 
 /** How a Claude Code hook ended: what it said, the interrupt, or a non-blocking error. */
@@ -100,7 +136,7 @@ export function readClaudeResult(
   timeoutMs: number,
 ): ClaudeAnswer {
   if (result.kind !== "exited") return processFailure(result, timeoutMs);
-  if (result.code === 2) return { kind: "said", said: { block: result.stderr.trim() } };
+  if (result.code === 2) return { kind: "said", said: capped({ block: result.stderr.trim() }) };
   if (result.code !== 0) {
     const line = firstLine(result.stderr) || firstLine(result.stdout);
     return {
@@ -115,10 +151,10 @@ export function readClaudeResult(
     };
   }
   const output = parseObject(result.stdout);
-  if (output !== null) return { kind: "said", said: fromJson(event, output) };
+  if (output !== null) return { kind: "said", said: capped(fromJson(event, output)) };
   const text = result.stdout.trim();
   return {
     kind: "said",
-    said: STDOUT_CONTEXT_EVENTS.includes(event) && text !== "" ? { context: text } : {},
+    said: STDOUT_CONTEXT_EVENTS.includes(event) && text !== "" ? capped({ context: text }) : {},
   };
 }

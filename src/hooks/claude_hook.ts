@@ -25,7 +25,7 @@
 
 import { type ClaudeEvent, type ClaudeHookEntry, toolMatcher } from "../config/hook_entries.ts";
 import type { HookPoint } from "../engine/hooks.ts";
-import { type ClaudeSaid, readClaudeResult } from "./claude_answer.ts";
+import { type ClaudeSaid, MAX_HOOK_TEXT_CHARS, readClaudeResult } from "./claude_answer.ts";
 import { claudeStdin } from "./claude_input.ts";
 import { claudeToolName, fromClaudeInput } from "./claude_tools.ts";
 import { runHookProcess } from "./hook_process.ts";
@@ -88,6 +88,9 @@ export function createClaudeHook(entry: ClaudeHookEntry, context: ClaudeHookCont
     args: readonly unknown[],
     signal: AbortSignal,
   ): Promise<HookAnswer> {
+    if (said.cut === true) {
+      context.notice(`hook "${label}": its output was cut at ${MAX_HOOK_TEXT_CHARS} characters`);
+    }
     if (said.message !== undefined) context.notice(`hook "${label}": ${said.message}`);
     // `continue: false` stops everything, whatever else it said (at Stop and SessionEnd: a notice).
     if (said.stop !== undefined) return { kind: "stop", reason: said.stop || NO_STOP_REASON };
