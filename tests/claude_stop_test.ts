@@ -10,6 +10,7 @@ import { exists, fileAppears, writeClaudeScript } from "./harness/claude_scripts
 import { createTestEnv, type TestEnv } from "./harness/env.ts";
 import { startFakeProvider } from "./harness/fake_provider.ts";
 import { at, parseJsonLines } from "./harness/json.ts";
+import { processesGone } from "./harness/processes.ts";
 
 /** A python3 hook that stops the run when the Bash command holds `STOP`, and says nothing else. */
 const STOP_ON_MARK = `import json, sys
@@ -291,6 +292,40 @@ Deno.test("Ctrl-C while a stopping hook runs wins: exit 130 within a second, eve
   assert.ok(!result.stderr.includes("stopped the run"), result.stderr);
   assert.equal((await storedResults(env)).length, 2);
   assert.deepEqual(await sessionEntries(env, "hook_stop"), []);
+});
+
+Deno.test("Ctrl-C after a stop, while SessionEnd runs: exit 130 within the grace, the stop stays recorded", async () => {
+  await using provider = await startFakeProvider([
+    { toolCalls: [{ name: "shell", arguments: { command: "echo STOP > ran.txt" } }] },
+  ]);
+  await using env = await createTestEnv({ provider });
+  await writeClaudeScript(env, "stop.py", STOP_ON_MARK);
+  const marker = `301.${Math.floor(Math.random() * 1e6)}`;
+  await writeClaudeScript(
+    env,
+    "end.sh",
+    `#!/bin/sh\ncat > /dev/null\ntouch "$CLAUDE_PROJECT_DIR/ending"\nsleep ${marker}\n`,
+  );
+  await env.writeAgent("ending", {
+    description: "Ending.",
+    tools: ["shell"],
+    hooks: [
+      { claude: "PreToolUse", command: PY_HOOK },
+      { claude: "SessionEnd", command: ".claude/hooks/end.sh" },
+    ],
+  });
+  await using process = await env.start(["run", "-a", "ending", "go"]);
+  await fileAppears(`${env.workdir}/ending`, process);
+  const signalled = performance.now();
+  process.kill("SIGINT");
+  const result = await process.wait();
+  assert.equal(result.code, 130, result.stderr);
+  // The 2 s grace of afterRun, with room for a loaded machine.
+  assert.ok(performance.now() - signalled < 6_000, `${performance.now() - signalled} ms`);
+  assert.ok(await processesGone(marker, 5_000), "the SessionEnd hook outlived rienda");
+  assert.equal(await exists(`${env.workdir}/ran.txt`), false);
+  assert.deepEqual(await storedResults(env), [`hook "${PY_HOOK}" stopped the run: budget spent`]);
+  assert.equal((await sessionEntries(env, "hook_stop")).length, 1);
 });
 
 Deno.test("a child a hook stopped returns the hook's reason to its parent, which goes on", async () => {
