@@ -23,7 +23,7 @@ import { withEntryNames } from "../agents/entry_options.ts";
 import type { RiendaPaths } from "../config/paths.ts";
 import type { HookCallReport, HookRunner } from "../engine/hooks.ts";
 import type { HookEntry } from "../config/hook_entries.ts";
-import { createRunHooks, runHookOrder, scriptHookNames } from "./run_hooks.ts";
+import { createRunHooks, loadRunMatchers, runHookOrder, scriptHookNames } from "./run_hooks.ts";
 import type { SessionHook } from "../hooks/session_hook.ts";
 import type { ExtensionRunContext, UserNotice } from "../extensions/run_context.ts";
 import type { CapabilityPolicy } from "../extensions/capabilities.ts";
@@ -165,6 +165,7 @@ export async function loadRunExtensions(request: RunExtensionsRequest): Promise<
     configFile: request.configFile ?? null,
     agent,
   });
+  await loadRunMatchers(ordered);
   const scripts = scriptHookNames(ordered);
   const context = createExtensionContext(request);
   const hooksOf = (loaded: RunHooksInput) =>

@@ -28,6 +28,8 @@ import {
   toolMatcher,
 } from "../config/hook_entries.ts";
 import { formatFieldPath } from "../base/field_path.ts";
+import { loadLinearRegExp } from "../base/linear_regexp.ts";
+import { errorMessage } from "../base/unknown.ts";
 import { type HookCallReport, type HookRunner, NO_HOOKS } from "../engine/hooks.ts";
 import { createHookChain } from "../hooks/hook_chain.ts";
 import { type CommandHookContext, createCommandHook } from "../hooks/command_hook.ts";
@@ -94,6 +96,11 @@ export function sessionHooksAt(ordered: readonly SourcedHookEntry[]): number {
   return ordered.filter(({ entry }) => entry.priority <= 0).length;
 }
 
+/** Loads what the matchers of `ordered` run on (RE2), when one has a matcher. */
+export async function loadRunMatchers(ordered: readonly SourcedHookEntry[]): Promise<void> {
+  if (ordered.some(({ entry }) => entry.matcher !== undefined)) await loadLinearRegExp();
+}
+
 /** What {@link createRunHooks} builds the hooks from. */
 export interface RunHooksRequest {
   readonly ordered: readonly SourcedHookEntry[];
@@ -137,10 +144,18 @@ function scriptHook(
 /**
  * The runner of the ordered entries (see the module doc).
  *
- * @throws {Error} naming the entry: a matcher on a hook without tool points
+ * @throws {Error} naming the entry: a matcher on a hook without tool points, or that RE2
+ *   refuses (`loadRunMatchers` first)
  */
 export function createRunHooks(request: RunHooksRequest): HookRunner {
   if (request.ordered.length === 0 && (request.session ?? []).length === 0) return NO_HOOKS;
+  for (const { entry, file } of request.ordered) {
+    try {
+      toolMatcher(entry);
+    } catch (error) {
+      throw new Error(`${entryWhere(file, entry)}.matcher: ${errorMessage(error)}`);
+    }
+  }
   const { context, host } = request;
   const commandContext: CommandHookContext = {
     workdir: context.workdir,

@@ -26,6 +26,8 @@
  * @module
  */
 
+import { compileLinear } from "../base/linear_regexp.ts";
+
 /**
  * The points a command hook may name in `on:`; the same list, in the same
  * order, as the engine's `HOOK_POINTS` (a test keeps them equal: `config/`
@@ -121,18 +123,31 @@ export type HookEntry = ScriptHookEntry | CommandHookEntry | ClaudeHookEntry;
 
 /**
  * The test of `entry`'s matcher: whether it accepts a tool name (the whole
- * name, as the model calls it); every name without a matcher.
+ * name, as the model calls it); every name without a matcher. It runs on
+ * RE2 (`base/linear_regexp.ts`, loaded first), so a name a model makes up
+ * cannot make a matcher such as `(a+)+b` backtrack for minutes.
+ *
+ * @throws {Error} when RE2 refuses the matcher (lookaround, backreferences)
  *
  * @example
  * ```ts
  * import { toolMatcher } from "./hook_entries.ts";
+ * import { loadLinearRegExp } from "../base/linear_regexp.ts";
+ * await loadLinearRegExp();
  * toolMatcher({ matcher: "write|edit" })("write_notes");
  * // false
  * ```
  */
 export function toolMatcher(entry: Pick<EntryBase, "matcher">): (tool: string) => boolean {
   if (entry.matcher === undefined) return () => true;
-  const regexp = new RegExp(`^(?:${entry.matcher})$`, "u");
+  const regexp = compileLinear(`^(?:${entry.matcher})$`);
+  if ("problem" in regexp) {
+    throw new Error(
+      `${
+        JSON.stringify(entry.matcher)
+      } cannot run in linear time (no lookaround or backreferences): ${regexp.problem}`,
+    );
+  }
   return (tool) => regexp.test(tool);
 }
 

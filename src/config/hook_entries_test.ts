@@ -1,4 +1,4 @@
-import { deepStrictEqual, strictEqual } from "node:assert/strict";
+import { deepStrictEqual, strictEqual, throws } from "node:assert/strict";
 import { parse } from "yaml";
 import { HOOK_POINTS } from "../engine/hooks.ts";
 import {
@@ -13,6 +13,7 @@ import {
 } from "./hook_entries.ts";
 import { parseHookEntries } from "./parse_hook_entries.ts";
 import { formatFieldPath } from "../base/field_path.ts";
+import { loadLinearRegExp } from "../base/linear_regexp.ts";
 
 function entries(yaml: string): readonly HookEntry[] {
   const parsed = parseHookEntries(parse(yaml));
@@ -131,7 +132,7 @@ Deno.test("parseHookEntries() names the entry and the field of every problem", (
       'hooks[5]: has both "name" (a JavaScript hook) and "command" (a command hook): an entry is one or the other',
       'hooks[6].name: invalid hook name "a b" (expected 1 to 64 letters, digits, "_" or "-")',
       "hooks[7].flavour: unknown key for this entry (expected one of: name, matcher, priority, timeout_ms, fail_closed)",
-      "hooks[7].matcher: is not a valid regular expression: /^(?:()$/u: Unterminated group",
+      "hooks[7].matcher: is not a valid regular expression: /(/u: Unterminated group",
       "hooks[7].priority: must be a whole number, lower first, such as -10 or 5 (found 1.5)",
       'hooks[7].fail_closed: must be true or false (found "yes")',
       "hooks[7].timeout_ms: must be a whole number of milliseconds from 1 to 2147483647 (found 0)",
@@ -156,17 +157,39 @@ Deno.test("parseHookEntries() marks an unknown key as a problem of the key", () 
   }]);
 });
 
-Deno.test("toolMatcher() matches the whole tool name", () => {
+Deno.test("toolMatcher() matches the whole tool name", async () => {
+  await loadLinearRegExp();
   const write = toolMatcher({ matcher: "write|edit" });
-  deepStrictEqual(["write", "edit", "write_notes", "rewrite"].map(write), [
+  deepStrictEqual(["write", "edit", "write_notes", "rewrite", "editx"].map(write), [
     true,
     true,
+    false,
     false,
     false,
   ]);
+  const shell = toolMatcher({ matcher: "shell" });
+  deepStrictEqual(["shell", "myshell", "shell_x", "Shell"].map(shell), [true, false, false, false]);
   const mcp = toolMatcher({ matcher: "github__.*" });
   deepStrictEqual(["github__create_issue", "shell"].map(mcp), [true, false]);
   strictEqual(toolMatcher({})("anything"), true);
+});
+
+Deno.test("toolMatcher() runs in linear time on a name a model makes up, and refuses lookaround", async () => {
+  await loadLinearRegExp();
+  // JavaScript's engine takes minutes on this name; RE2 answers at once.
+  strictEqual(toolMatcher({ matcher: "(a+)+b" })(`${"a".repeat(100_000)}!`), false);
+  throws(
+    () => toolMatcher({ matcher: "write(?!_notes)" }),
+    /^Error: "write\(\?!_notes\)" cannot run in linear time \(no lookaround or backreferences\): invalid or unsupported Perl syntax: `\(\?!`$/,
+  );
+});
+
+Deno.test("parseHookEntries() refuses a matcher that is valid only inside the whole-name group", () => {
+  // `^(?:shell)|(.*)$` would match every tool.
+  deepStrictEqual(parseHookEntries([{ name: "guard", matcher: "shell)|(.*" }]).problems, [{
+    path: ["hooks", 0, "matcher"],
+    message: "is not a valid regular expression: /shell)|(.*/u: Unmatched ')'",
+  }]);
 });
 
 Deno.test("orderHookEntries() sorts by priority, then config before agent before session, then position", () => {

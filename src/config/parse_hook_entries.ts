@@ -383,7 +383,8 @@ function matcherProblem(matcher: unknown): string | null {
     })`;
   }
   try {
-    new RegExp(`^(?:${matcher})$`, "u");
+    // Alone first: `shell)|(.*` is valid only inside the group the whole-name anchors add.
+    new RegExp(matcher, "u");
     return null;
   } catch (error) {
     const detail = error instanceof SyntaxError ? error.message : String(error);

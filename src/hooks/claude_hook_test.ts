@@ -2,6 +2,10 @@ import { deepStrictEqual, strictEqual } from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import type { ClaudeHookEntry } from "../config/hook_entries.ts";
 import { type ClaudeHookContext, createClaudeHook } from "./claude_hook.ts";
+import { loadLinearRegExp } from "../base/linear_regexp.ts";
+
+// Matchers run on RE2, loaded before a run builds its hooks.
+await loadLinearRegExp();
 
 const never = new AbortController().signal;
 const VALIDATOR = fileURLToPath(

@@ -4,6 +4,10 @@ import { parseHookEntries } from "../config/parse_hook_entries.ts";
 import { commandStdin, createCommandHook, expandArgv, readCommandResult } from "./command_hook.ts";
 import type { HookProcessResult } from "./hook_process.ts";
 import type { HookPoint } from "../engine/hooks.ts";
+import { loadLinearRegExp } from "../base/linear_regexp.ts";
+
+// Matchers run on RE2, loaded before a run builds its hooks.
+await loadLinearRegExp();
 
 const CONTEXT = {
   workdir: "/work/space",

@@ -24,39 +24,26 @@
  */
 
 import type { Ajv, ErrorObject, Options, ValidateFunction } from "ajv";
-import type { RE2JS } from "re2js";
+import { compileLinear, loadLinearRegExp } from "../base/linear_regexp.ts";
 import { errorMessage } from "../base/unknown.ts";
 
 type RegExpEngine = NonNullable<NonNullable<Options["code"]>["regExp"]>;
 
-let re2: typeof RE2JS | undefined;
-let re2Loading: Promise<void> | undefined;
 let ajvInstance: Promise<Ajv> | undefined;
 
 /** RE2 for ajv's `pattern` and `patternProperties`; loaded before any schema that needs it is compiled. */
 const linearRegExp: RegExpEngine = Object.assign((pattern: string) => {
-  if (re2 === undefined) throw new Error("the linear-time regular expression engine is not loaded");
-  let compiled: RE2JS;
-  try {
-    compiled = re2.compile(re2.translateRegExp(pattern));
-  } catch (error) {
-    const detail = errorMessage(error).replace(/^error parsing regexp: /, "");
+  const compiled = compileLinear(pattern);
+  if ("problem" in compiled) {
     throw new Error(
       `pattern ${
         JSON.stringify(pattern)
-      } cannot run in linear time (no lookaround or backreferences): ${detail}`,
+      } cannot run in linear time (no lookaround or backreferences): ${compiled.problem}`,
     );
   }
   // ajv keys its compiled patterns by `toString()`: it must tell patterns apart.
   return { test: (text: string) => compiled.test(text), toString: () => `re2:${pattern}` };
 }, { code: "re2js" });
-
-function loadRe2(): Promise<void> {
-  re2Loading ??= import("re2js").then((module) => {
-    re2 = module.RE2JS;
-  });
-  return re2Loading;
-}
 
 /** A JSON text with object keys sorted: equal texts for deeply equal JSON values. */
 function canonicalJson(value: unknown): string {
@@ -152,7 +139,7 @@ export async function compileToolSchema(
 ): Promise<CompiledSchema> {
   const cached = compiled.get(parameters);
   if (cached !== undefined) return cached;
-  const [ajv] = await Promise.all([loadAjv(), hasPatterns(parameters) ? loadRe2() : null]);
+  const [ajv] = await Promise.all([loadAjv(), hasPatterns(parameters) ? loadLinearRegExp() : null]);
   let result: CompiledSchema;
   try {
     // Only draft-07 is loaded; a schema naming another draft still validates its common keywords.
