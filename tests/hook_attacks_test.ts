@@ -44,3 +44,23 @@ Deno.test("a matcher RE2 cannot run is one error naming config.yaml and the entr
   );
   assert.equal(provider.requests.length, 0);
 });
+
+Deno.test("a path padded past the system's limit on one argument reaches a {path} hook as -, and the hook runs", async () => {
+  // 200 KB that the write tool resolves to generated/x.ts.
+  const path = `${"./".repeat(100_000)}generated/x.ts`;
+  await using provider = await startFakeProvider([
+    { toolCalls: [{ name: "write", arguments: { path, content: "x" } }] },
+    { text: "done" },
+  ]);
+  await using env = await createTestEnv({ provider });
+  await env.writeAgent("writer", {
+    description: "Writes.",
+    tools: ["write"],
+    hooks: [{ command: ["sh", "-c", 'printf %s "$0" > seen.txt', "{path}"] }],
+  });
+  const result = await env.run(["run", "-a", "writer", "-y", "go"]);
+  assert.equal(result.code, 0, result.stderr);
+  // Before, the hook could not start ("Argument list too long"): a notice, and the write went on.
+  assert.doesNotMatch(result.stderr, /cannot start/);
+  assert.equal(await Deno.readTextFile(`${env.workdir}/seen.txt`), "-");
+});

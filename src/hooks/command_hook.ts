@@ -5,7 +5,8 @@
  *
  * - Placeholders in the arguments: `{tool}` the tool name, `{event}` the
  *   point, `{path}` the call's `path` argument; each only when it holds
- *   letters, digits and `._/@+=,:-` and does not start with `-`, else `-`.
+ *   letters, digits and `._/@+=,:-`, does not start with `-` and is at most
+ *   {@link MAX_PLACEHOLDER_LENGTH} characters long, else `-`.
  *   The program is never expanded (the entry parser refuses one there).
  * - Standard input: one JSON object, `{"point", "session": {id, agentId,
  *   modelId, workdir}, "call": {id, name, arguments}}`, with `"result":
@@ -46,9 +47,18 @@ const REFUSING_POINTS: readonly HookPoint[] = ["beforePrompt", "beforeToolExecut
 /** What a placeholder may be replaced with as it is; anything else becomes `-`. */
 const SAFE_WORD_REGEXP = /^(?!-)[\p{L}\p{N}._/@+=,:-]+$/u;
 const PLACEHOLDER_REGEXP = /\{(tool|event|path)\}/g;
+/**
+ * The longest value a placeholder takes as it is: Linux's longest path. A
+ * longer one (`./` 100,000 times, a path the tool still writes) could pass
+ * the system's limit on one argument, and the hook would not start.
+ */
+export const MAX_PLACEHOLDER_LENGTH = 4096;
 
 function safeWord(value: unknown): string {
-  return typeof value === "string" && SAFE_WORD_REGEXP.test(value) ? value : "-";
+  return typeof value === "string" && value.length <= MAX_PLACEHOLDER_LENGTH &&
+      SAFE_WORD_REGEXP.test(value)
+    ? value
+    : "-";
 }
 
 function isObject(value: unknown): value is Readonly<Record<string, unknown>> {

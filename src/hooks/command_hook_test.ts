@@ -30,6 +30,16 @@ Deno.test("expandArgv() replaces {tool}, {event} and {path}, and a hostile value
     deepStrictEqual(expandArgv(["c", "{path}"], "beforeToolExecute", [call(hostile)]), ["c", "-"]);
   }
   deepStrictEqual(expandArgv(["c", "{tool}"], "beforeToolExecute", [call("x", "-x")]), ["c", "-"]);
+  // Past one argument's system limit the hook could not start; a path of Linux's length still can.
+  deepStrictEqual(expandArgv(["c", "{path}"], "beforeToolExecute", [call("./".repeat(2049))]), [
+    "c",
+    "-",
+  ]);
+  const longest = `${"a/".repeat(2047)}ab`;
+  deepStrictEqual(expandArgv(["c", "{path}"], "beforeToolExecute", [call(longest)]), [
+    "c",
+    longest,
+  ]);
   // The program is never expanded: a made-up tool name cannot choose what runs.
   deepStrictEqual(
     expandArgv(["hooks/{tool}.sh", "{tool}"], "afterToolExecute", [call("a", "../evil")]),
