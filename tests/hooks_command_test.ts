@@ -188,7 +188,7 @@ Deno.test("rienda hooks test says what is wrong with points, payloads and names"
       1,
       /^rienda: hook "broken": "afterRun" must be a function \(found a number\)$/,
     ],
-    [["guard"], 2, /^rienda: missing required argument "point"/],
+    [["guard"], 2, /^rienda: missing POINT \(after the hook's name guard\)/],
   ] as const;
   for (const [args, code, message] of cases) {
     await t.step(args.join(" "), async () => {

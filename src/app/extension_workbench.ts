@@ -9,7 +9,8 @@
  *   frontmatter is empty; `ctx.session.modelId` is the configured
  *   `default_model`, else `test/test`. With `--agent ID` they are that
  *   agent's (its frontmatter, `config`, prompt and model), and so are the
- *   policies of its `tools:` and `hooks:` entries.
+ *   policies of its `tools:` and `hooks:` entries; `hookOrder` is
+ *   config.yaml's hook entries and the agent's, in run order.
  * - `ctx.config` is the whole `config.yaml` (`--config` picks another one).
  * - `ctx.system.exec` and `shell` are confined as a run's are: config.yaml's
  *   `sandbox:`, or the `--agent`'s (docs/sandbox.md).
@@ -37,6 +38,9 @@ import type { Tool } from "../tools/tool.ts";
 import { createExtensionContext, guardedHomePaths } from "./extensions.ts";
 import { runSandbox } from "./run_sandbox.ts";
 import { resolveWorkdir } from "./prepare_run.ts";
+import { loadDefaultAgent } from "./default_agent.ts";
+import { runHookOrder } from "./run_hooks.ts";
+import type { SourcedHookEntry } from "../config/hook_entries.ts";
 import type { SecretSet } from "../secrets/secrets.ts";
 
 /** The agent id `ctx` shows outside a run. */
@@ -59,6 +63,8 @@ export interface WorkbenchRequest {
   readonly autoApprove: boolean;
   /** `--agent ID`: the agent whose frontmatter, config and model `ctx` shows. */
   readonly agent?: string | undefined;
+  /** Without `agent`, the agent a run that names none runs (`default_agent`, else `default`). */
+  readonly defaultAgent?: boolean;
   /** Hook notices and the lines of `ctx.log` / exec output of hooks. */
   readonly notice: (text: string) => void;
   /** `ctx.notify`. */
@@ -72,8 +78,10 @@ export interface ExtensionWorkbench extends Disposable {
   readonly builtins: readonly Tool[];
   readonly context: ExtensionRunContext;
   readonly workdir: string;
-  /** The agent of `--agent`; absent without it. */
+  /** The agent of `--agent` (or the default one, when asked); absent without it. */
   readonly agent?: AgentDefinition;
+  /** The hook entries of config.yaml and of the agent, in run order. */
+  readonly hookOrder: readonly SourcedHookEntry[];
 }
 
 /**
@@ -87,9 +95,17 @@ export async function openExtensionWorkbench(
   const paths = resolvePaths(request.env, { config: request.config, cwd: request.cwd });
   const config = await loadConfig(paths.configFile, { explicit: paths.configExplicit });
   const workdir = await resolveWorkdir(request.cwd, request.workdir);
-  const agent = request.agent === undefined
-    ? undefined
-    : await loadAgent(await agentSources(paths, workdir), request.agent);
+  const sources = await agentSources(paths, workdir);
+  const agent = request.agent !== undefined
+    ? await loadAgent(sources, request.agent)
+    : request.defaultAgent === true
+    ? await loadDefaultAgent(sources, config)
+    : undefined;
+  const hookOrder = runHookOrder({
+    config: config.hooks,
+    configFile: config.file,
+    agent: agent ?? { path: "", hookEntries: [] },
+  });
   // The sandbox a run of the agent (or of any agent, without --agent) would give its commands.
   const { sandbox } = await runSandbox({
     flag: undefined,
@@ -136,6 +152,7 @@ export async function openExtensionWorkbench(
     context,
     workdir,
     ...(agent === undefined ? {} : { agent }),
+    hookOrder,
     [Symbol.dispose]: () => host.close(),
   };
 }

@@ -117,7 +117,7 @@ export interface RunHooksRequest {
 
 function scriptHook(
   sourced: SourcedHookEntry,
-  request: RunHooksRequest,
+  request: EntryHookRequest,
   create: (hook: LoadedHook, matches: (tool: string) => boolean) => RunnableHook,
 ): RunnableHook {
   const { entry, file } = sourced;
@@ -141,6 +141,49 @@ function scriptHook(
   }, toolMatcher(entry));
 }
 
+/** What one entry's hook is built from: {@link RunHooksRequest} without the order. */
+export type EntryHookRequest = Pick<RunHooksRequest, "scripts" | "host" | "context">;
+
+/** What the context of a run gives a command hook. */
+function commandContextOf(context: ExtensionRunContext): CommandHookContext {
+  return { workdir: context.workdir, session: context.session, sandbox: context.sandbox };
+}
+
+/**
+ * The hook of one entry, as a run calls it (and `rienda hooks test`).
+ *
+ * @throws {Error} naming the entry: a matcher on a hook without tool points, a hook not loaded
+ */
+export function entryHook(sourced: SourcedHookEntry, request: EntryHookRequest): RunnableHook {
+  const { entry, file } = sourced;
+  const { context, host } = request;
+  try {
+    toolMatcher(entry);
+  } catch (error) {
+    throw new Error(`${entryWhere(file, entry)}.matcher: ${errorMessage(error)}`);
+  }
+  switch (entry.kind) {
+    case "script":
+      if (host === undefined) throw new Error(`hook "${entry.name}" needs the extension host`);
+      return scriptHook(
+        sourced,
+        request,
+        (hook, matches) => createScriptHook(hook, { host, context, matches }),
+      );
+    case "command":
+      return createCommandHook(entry, commandContextOf(context));
+    case "claude":
+      return createClaudeHook(entry, {
+        workdir: context.workdir,
+        sessionId: context.session.id,
+        confirm: (question, signal) =>
+          answerConfirm(context, question, signal, `hook "${entryLabel(entry)}"`),
+        notice: context.notice,
+        sandbox: context.sandbox,
+      });
+  }
+}
+
 /**
  * The runner of the ordered entries (see the module doc).
  *
@@ -149,47 +192,11 @@ function scriptHook(
  */
 export function createRunHooks(request: RunHooksRequest): HookRunner {
   if (request.ordered.length === 0 && (request.session ?? []).length === 0) return NO_HOOKS;
-  for (const { entry, file } of request.ordered) {
-    try {
-      toolMatcher(entry);
-    } catch (error) {
-      throw new Error(`${entryWhere(file, entry)}.matcher: ${errorMessage(error)}`);
-    }
-  }
-  const { context, host } = request;
-  const commandContext: CommandHookContext = {
-    workdir: context.workdir,
-    session: context.session,
-    sandbox: context.sandbox,
-  };
-  const createScript = host === undefined
-    ? undefined
-    : (hook: LoadedHook, matches: (tool: string) => boolean) =>
-      createScriptHook(hook, { host, context, matches });
-  const hooks = request.ordered.map((sourced): RunnableHook => {
-    const { entry } = sourced;
-    switch (entry.kind) {
-      case "script":
-        if (createScript === undefined) {
-          throw new Error(`hook "${entry.name}" needs the extension host`);
-        }
-        return scriptHook(sourced, request, createScript);
-      case "command":
-        return createCommandHook(entry, commandContext);
-      case "claude":
-        return createClaudeHook(entry, {
-          workdir: context.workdir,
-          sessionId: context.session.id,
-          confirm: (question, signal) =>
-            answerConfirm(context, question, signal, `hook "${entryLabel(entry)}"`),
-          notice: context.notice,
-          sandbox: context.sandbox,
-        });
-    }
-  });
+  const { context } = request;
+  const hooks = request.ordered.map((sourced) => entryHook(sourced, request));
   // The chat's own hooks run last among those of priority 0 (config/hook_entries.ts).
   const own = (request.session ?? []).map((hook, i) =>
-    createSessionHook(hook, i + 1, commandContext)
+    createSessionHook(hook, i + 1, commandContextOf(context))
   );
   hooks.splice(sessionHooksAt(request.ordered), 0, ...own);
   return createHookChain(hooks, {

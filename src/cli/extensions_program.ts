@@ -110,7 +110,7 @@ function addHooksCommand(program: Command, io: Io, signal: AbortSignal, choose: 
   const hooks = program.command("hooks")
     .description("list the hooks of a run and the installed ones, or run one with hooks test")
     .usage(
-      "[list [-a ID] | test NAME POINT --payload JSON|@FILE|- [--agent ID] [--expect JSON] [-C DIR] [-y]]",
+      "[list [-a ID] | test NAME|--entry N|--command JSON POINT --payload JSON|@FILE|- [--agent ID] [--expect JSON] [-C DIR] [-y]]",
     )
     .addHelpText(
       "after",
@@ -189,13 +189,19 @@ Examples:
     });
   hooks.command("test")
     .description("run one hook point on a payload and print what it returned, as JSON")
-    .argument("<name>", "a user hook")
+    .usage("NAME POINT | --entry N [POINT] | --command JSON [POINT]  [options]")
+    .argument("[name]", "a user hook (JavaScript), by name")
     .argument(
-      "<point>",
+      "[point]",
       "beforeRun, beforePrompt, afterRun, beforeModelRequest, afterModelResponse, beforeToolExecute or afterToolExecute",
     )
+    .option("--entry <n>", "run entry N of rienda hooks [-a ID] (config.yaml's and the agent's)")
+    .option(
+      "--command <json>",
+      "run this command hook: an argv list, or an entry as hooks: holds it (inline, @FILE or -)",
+    )
     .option("--payload <json>", "the payload, a JSON object (see below; inline, @FILE or -)", "{}")
-    .option("--agent <id>", AGENT_HELP)
+    .option("-a, --agent <id>", AGENT_HELP)
     .option("--expect <json>", EXPECT_HELP)
     .option("-C, --workdir <dir>", WORKDIR_HELP)
     .option("--config <path>", CONFIG_FLAG_HELP)
@@ -218,6 +224,14 @@ beforeModelRequest {system}; afterModelResponse {text, thinking};
 beforeToolExecute {allow, reason, arguments}; afterToolExecute {text,
 isError}; nothing (or null) is "no opinion".
 
+The hook runs as a run calls it, with its entry's settings (matcher,
+fail_closed, timeout_ms): NAME with config.yaml's or the agent's entry for it;
+--entry N is the Nth of rienda hooks (the --agent's run, else the default
+agent's); --command takes ["node", "hooks/x.mjs", "{tool}"] or {"command": [...],
+"fail_closed": true, ...} or {"claude": "PreToolUse", "command": "..."}. With
+--entry or --command, POINT may be left out when the hook runs at one point.
+A call its matcher leaves out prints null, as a run does not call it.
+
 stdout is the validated return as JSON (null: no opinion); notices, ctx.log and
 command output go to stderr. A fail-closed hook that gives no verdict prints
 why and exits 1, as a run would refuse. --expect compares the return.
@@ -227,19 +241,25 @@ Examples:
   rienda hooks test redact afterToolExecute --payload '{"call": {"name": "shell"}, "result": {"text": "key=abc"}}'
   rienda hooks test redact afterModelResponse --payload @card.json --expect '{"text": "card [redacted]"}'
   rienda hooks test audit afterRun --payload '{"reason": "end_turn"}' --agent release -C ~/code/app
+  rienda hooks test --entry 2 --payload '{"name": "write", "arguments": {"path": "gen/x.ts"}}'
+  rienda hooks test --command '["node", "hooks/policy.mjs", "{tool}"]' beforeToolExecute --payload @call.json
 `,
     )
-    .action((name: string, point: string, flags: Record<string, unknown>) => {
-      const parsed: HooksTestFlags = {
-        agent: stringFlag(flags, "agent"),
-        expect: stringFlag(flags, "expect"),
-        payload: stringFlag(flags, "payload"),
-        workdir: stringFlag(flags, "workdir"),
-        config: stringFlag(flags, "config"),
-        autoApprove: flags.autoApprove === true,
-      };
-      choose(async () =>
-        (await import("./hooks.ts")).hooksTest(io, signal, { name, point }, parsed)
-      );
-    });
+    .action(
+      (name: string | undefined, point: string | undefined, flags: Record<string, unknown>) => {
+        const parsed: HooksTestFlags = {
+          entry: stringFlag(flags, "entry"),
+          command: stringFlag(flags, "command"),
+          agent: stringFlag(flags, "agent"),
+          expect: stringFlag(flags, "expect"),
+          payload: stringFlag(flags, "payload"),
+          workdir: stringFlag(flags, "workdir"),
+          config: stringFlag(flags, "config"),
+          autoApprove: flags.autoApprove === true,
+        };
+        choose(async () =>
+          (await import("./hooks.ts")).hooksTest(io, signal, [name, point], parsed)
+        );
+      },
+    );
 }

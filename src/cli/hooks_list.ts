@@ -60,7 +60,7 @@ export interface HooksListFlags {
 }
 
 /** The entry of JavaScript hook `name` in `agent`'s `hooks:`, if it lists it. */
-export function scriptEntry(
+function scriptEntry(
   agent: Pick<AgentDefinition, "hookEntries">,
   name: string,
 ): ScriptHookEntry | undefined {

@@ -191,22 +191,6 @@ export interface AgentExtensionRequest extends ExtensionDirs {
   readonly context: ExtensionRunContext;
 }
 
-/** What a `hooks:` entry says about its hook; absent fields keep the module's. */
-export interface HookPolicy {
-  readonly failClosed?: boolean;
-  readonly timeoutMs?: number;
-}
-
-/** `hook` under an entry's `policy` (its own `failClosed` unless the entry overrides it). */
-export function withPolicy(hook: LoadedHook, policy: HookPolicy | undefined): LoadedHook {
-  if (policy === undefined) return hook;
-  return {
-    ...hook,
-    failClosed: policy.failClosed ?? hook.failClosed,
-    ...(policy.timeoutMs === undefined ? {} : { timeoutMs: policy.timeoutMs }),
-  };
-}
-
 /** The tools and hooks of one run. */
 export interface AgentExtensions {
   /** The agent's tools in declared order: user tools and the built-ins not replaced. */
