@@ -46,11 +46,12 @@ const DUPLICATE_SIGNAL_MS = 300;
 
 /**
  * The most an interrupted run may take to wind down: `afterRun`'s grace
- * (2 s), the 1 s the engine then still waits, and 1 s to store the session.
+ * (0.5 s, `AFTER_RUN_GRACE_MS`), the 1 s the engine then still waits, and
+ * 1 s to store the session.
  * Past it rienda exits whatever it still waits on (a named pipe nobody
  * writes, given as config.yaml or an agent file, blocks its reader forever).
  */
-const WIND_DOWN_MS = 4_000;
+const WIND_DOWN_MS = 2_500;
 
 /** How long output still queued for a pipe may delay the exit once the run was interrupted. */
 const DRAIN_AFTER_INTERRUPT_MS = 300;

@@ -231,6 +231,35 @@ Deno.test("claude PreToolUse: a hook that hangs is killed with its group at Ctrl
   assert.ok(await processesGone(marker, 5_000), "the hook outlived rienda");
 });
 
+Deno.test("claude Stop: a hook that hangs after the answer is killed with its group, and Ctrl-C ends the run within a second", async () => {
+  await using provider = await startFakeProvider([{ text: "done" }]);
+  await using env = await createTestEnv({ provider });
+  // A sleep no other process runs, in the background too: the whole group must go.
+  const marker = `30.${Math.floor(Math.random() * 1e6)}`;
+  await writeClaudeScript(
+    env,
+    "stop-hang.sh",
+    `#!/bin/sh\ncat > /dev/null\nsleep ${marker} &\ntouch "$CLAUDE_PROJECT_DIR/stopping"\nsleep ${marker}\n`,
+  );
+  const script = `${env.workdir}/.claude/hooks/stop-hang.sh`;
+  await env.writeAgent("stopping", {
+    description: "Stopping.",
+    hooks: [{ claude: "Stop", command: '"$CLAUDE_PROJECT_DIR/.claude/hooks/stop-hang.sh"' }],
+  });
+  await using process = await env.start(["run", "-a", "stopping", "go"]);
+  await fileAppears(`${env.workdir}/stopping`, process);
+  const signalled = performance.now();
+  process.kill("SIGINT");
+  const result = await process.wait();
+  const elapsed = performance.now() - signalled;
+  assert.equal(result.code, 130, result.stderr);
+  assert.equal(result.stdout, "done\n");
+  // afterRun's grace is 0.5 s (docs/cli.md); it was 2 s, which this bound cannot pass.
+  assert.ok(elapsed < 1_900, `exited ${Math.round(elapsed)} ms after SIGINT`);
+  assert.ok(await processesGone(marker, 5_000), "the Stop hook's sleeps outlived rienda");
+  assert.ok(await processesGone(script, 5_000), "the Stop hook's sh outlived rienda");
+});
+
 Deno.test("claude hooks that print megabytes at SessionStart or UserPromptSubmit: 10,000 characters reach the model or the person", async () => {
   await using provider = await startFakeProvider([{ text: "ok" }]);
   await using env = await createTestEnv({ provider });

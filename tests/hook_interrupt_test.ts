@@ -157,10 +157,10 @@ Deno.test("an afterRun hook looping after a normal end gets the grace period, an
   assert.equal(result.code, 130, result.stderr);
   assert.equal(result.stdout, "done\n");
   assert.equal(await Deno.readTextFile(`${env.workdir}/redacting`), "end_turn");
-  // docs/cli.md: the same 2 s grace as after an interrupt, then the hook is stopped.
-  assert.ok(result.elapsedMs > 1_800 && result.elapsedMs < 5_000, `${result.elapsedMs} ms`);
+  // docs/cli.md: the same 0.5 s grace as after an interrupt, then the hook is stopped.
+  assert.ok(result.elapsedMs > 400 && result.elapsedMs < 4_000, `${result.elapsedMs} ms`);
   assert.ok(
-    result.stderr.includes('hook "linger": afterRun: stopped after the grace period of 2 s\n'),
+    result.stderr.includes('hook "linger": afterRun: stopped after the grace period of 0.5 s\n'),
     result.stderr,
   );
   assert.equal(lastLine(result.stderr), INTERRUPTED);

@@ -157,8 +157,12 @@ export interface HookCallReport {
   readonly callId?: string;
 }
 
-/** How long the `afterRun` chain may still run once the run's signal is aborted. */
-export const AFTER_RUN_GRACE_MS = 2000;
+/**
+ * How long the `afterRun` chain may still run once the run's signal is
+ * aborted: short, so an interrupted run is gone within a second of Ctrl-C
+ * even when an `afterRun` hook hangs.
+ */
+export const AFTER_RUN_GRACE_MS = 500;
 
 /** A finished chain's value. */
 export function done<T>(value: T): Chained<T> {

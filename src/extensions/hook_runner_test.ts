@@ -8,7 +8,7 @@ import { ExtensionHost } from "./host.ts";
 import type { LoadedHook } from "./load_module.ts";
 import { makeContext, makeSandbox } from "../../tests/_testing/extension_fixtures.ts";
 
-/** The afterRun grace these tests run with: the real one's 2 s, shortened (the runner takes any). */
+/** The afterRun grace these tests run with: the real one's 0.5 s, shortened (the runner takes any). */
 const GRACE_MS = 300;
 
 const sandbox = await makeSandbox();
