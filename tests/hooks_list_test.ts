@@ -64,7 +64,7 @@ Deno.test("rienda hooks lists the entries of the agent's runs in run order, then
     "   afterToolExecute; fail-closed; timeout 700 ms",
     `   ${agentFile}: hooks[0]`,
     "5  python3 ~/.claude/hooks/check.py",
-    '   claude PreToolUse; matcher "Bash"; timeout 600000 ms',
+    '   claude PreToolUse (beforeToolExecute); matcher "Bash"; timeout 600000 ms',
     `   ${agentFile}: hooks[2]`,
     "6  hooks/late.sh",
     "   beforeToolExecute; priority 5; timeout 10000 ms",
@@ -137,7 +137,7 @@ Deno.test("rienda hooks writes out the controls of a hostile command, even to a 
     "   beforeToolExecute; timeout 10000 ms",
     `   ${agentFile}: hooks[0]`,
     "2  echo \\x9b31m",
-    "   claude Stop; timeout 600000 ms",
+    "   claude Stop (afterRun); timeout 600000 ms",
     `   ${agentFile}: hooks[1]`,
   ]);
   // deno-lint-ignore no-control-regex

@@ -259,3 +259,44 @@ Deno.test("hooks test --command and --entry say what is wrong with one usage err
     });
   }
 });
+
+Deno.test("hooks test --command runs a claude: entry as Claude Code would; its continue: false is a stop (exit 3)", async () => {
+  await using env = await createTestEnv();
+  await writeScript(
+    env,
+    "stop.py",
+    `import json, sys
+data = json.load(sys.stdin)
+if data["tool_input"]["command"].startswith("deploy"):
+    print(json.dumps({"continue": False, "stopReason": "deploys wait for review"}))
+`,
+  );
+  const entry = JSON.stringify({
+    claude: "PreToolUse",
+    matcher: "Bash",
+    command: 'python3 "$CLAUDE_PROJECT_DIR/hooks/stop.py"',
+  });
+  const stopped = await env.run([
+    "hooks",
+    "test",
+    "--command",
+    entry,
+    "--payload",
+    '{"name": "shell", "arguments": {"command": "deploy prod"}}',
+  ]);
+  assert.equal(stopped.code, 3, stopped.stderr);
+  assert.equal(stopped.stdout, "");
+  assert.equal(
+    lastLine(stopped.stderr),
+    'rienda: hook "python3 "$CLAUDE_PROJECT_DIR/hooks/stop.py"" stopped the run: deploys wait for review',
+  );
+  const other = await env.run([
+    "hooks",
+    "test",
+    "--command",
+    entry,
+    "--payload",
+    '{"name": "shell", "arguments": {"command": "ls"}}',
+  ]);
+  assert.deepEqual([other.code, other.stdout], [0, "null\n"]);
+});

@@ -43,6 +43,7 @@ import {
 import { resolvePaths, type RiendaPaths } from "../config/paths.ts";
 import type { CapabilityPolicy } from "../extensions/capabilities.ts";
 import type { LoadedHook } from "../extensions/load_module.ts";
+import { CLAUDE_EVENT_POINTS } from "../hooks/claude_hook.ts";
 import type { Io } from "../ui/io.ts";
 import { terminalSafe } from "../ui/terminal_text.ts";
 import { formatColumns } from "./columns.ts";
@@ -91,7 +92,7 @@ function entryDetails(entry: HookEntry, hook: LoadedHook | undefined): string {
   const points = entry.kind === "command"
     ? entry.points.join(", ")
     : entry.kind === "claude"
-    ? `claude ${entry.event}`
+    ? `claude ${entry.event} (${CLAUDE_EVENT_POINTS[entry.event]})`
     : hook?.points.join(", ") ?? "not installed";
   const moduleClosed = entry.kind === "script" && hook?.failClosed === true;
   const failClosed = entry.failClosed ?? moduleClosed;
