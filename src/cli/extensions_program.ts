@@ -164,7 +164,10 @@ Examples:
       "[settings]",
       "a Claude Code settings file (default: ~/.claude/settings.json, then the project's .claude/settings.json)",
     )
-    .option("--write", "add the entries config.yaml does not have yet (its comments are kept)")
+    .option(
+      "--write",
+      "add the entries config.yaml does not have yet (its comments are kept); without a file, the user's only",
+    )
     .option("--config <path>", CONFIG_FLAG_HELP)
     .addHelpText(
       "after",
@@ -173,6 +176,12 @@ Each command hook becomes a claude: entry that runs the command as Claude
 Code does (sh -c, CLAUDE_PROJECT_DIR set to the workspace, the same JSON on
 stdin). Events, hook types and settings rienda cannot run are listed on
 stderr as skipped.
+
+config.yaml's hooks run in every repository, so without a file named
+--write adds the hooks of ~/.claude/settings.json only: the project's are
+printed apart, for a home agent you run in that project. A file named is
+added, with a warning for each command using CLAUDE_PROJECT_DIR or a
+relative path.
 
 Examples:
   rienda hooks import-claude

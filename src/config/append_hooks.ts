@@ -13,12 +13,16 @@ export type HookEntryFields = Readonly<Record<string, string | number>>;
 
 /**
  * `text` with `entries` at the end of its top-level `hooks:` list (created
- * when absent).
+ * when absent), `comment` (one line) written above the first of them.
  *
  * @throws {SyntaxError} when `text` is not YAML, or its `hooks` is not a list
  * or its top level not a mapping (the message says which)
  */
-export function appendHookEntries(text: string, entries: readonly HookEntryFields[]): string {
+export function appendHookEntries(
+  text: string,
+  entries: readonly HookEntryFields[],
+  comment?: string,
+): string {
   const doc = parseDocument(text);
   const [error] = doc.errors;
   if (error !== undefined) throw new SyntaxError(`not valid YAML: ${error.message.split("\n")[0]}`);
@@ -31,6 +35,10 @@ export function appendHookEntries(text: string, entries: readonly HookEntryField
     doc.set("hooks", hooks);
   }
   if (!isSeq(hooks)) throw new SyntaxError('"hooks" is not a list');
-  for (const entry of entries) hooks.add(doc.createNode({ ...entry }));
+  entries.forEach((entry, i) => {
+    const node = doc.createNode({ ...entry });
+    if (i === 0 && comment !== undefined) node.commentBefore = ` ${comment}`;
+    hooks.add(node);
+  });
   return doc.toString({ lineWidth: 0 });
 }

@@ -37,6 +37,16 @@ Deno.test("appendHookEntries() appends to the hooks: list there is", () => {
   );
 });
 
+Deno.test("appendHookEntries() writes a comment above the first entry it adds", () => {
+  strictEqual(
+    appendHookEntries("hooks:\n  - guard\n", [
+      { claude: "Stop", command: "x" },
+      { claude: "Stop", command: "y" },
+    ], "the project's"),
+    "hooks:\n  - guard\n  # the project's\n  - claude: Stop\n    command: x\n  - claude: Stop\n    command: y\n",
+  );
+});
+
 Deno.test("appendHookEntries() refuses a file it would have to rewrite", () => {
   throws(() => appendHookEntries("hooks: guard\n", [ENTRY]), /"hooks" is not a list/);
   throws(() => appendHookEntries("- a\n", [ENTRY]), /not a mapping/);

@@ -117,3 +117,24 @@ export function importClaudeSettings(settings: unknown): ImportedSettings {
   }
   return { hooks, skipped };
 }
+
+/** Extensions of the scripts an interpreter is usually given (`python3 check.py`). */
+const SCRIPT_NAME = /\.(?:py|sh|bash|zsh|js|mjs|cjs|ts|rb|pl|php|ps1)$/;
+
+/**
+ * Whether a Claude Code command names a file of the workspace it runs in:
+ * it uses `CLAUDE_PROJECT_DIR`, or one of its words is a relative path
+ * (`.claude/hooks/x.sh`, `node hooks/x.mjs`, `python3 check.py`), not an
+ * absolute one, `~/…`, another variable, an option or a URL. Such a hook in
+ * config.yaml runs whatever file of that name the repository of each run
+ * holds.
+ */
+export function namesWorkspaceFile(command: string): boolean {
+  if (command.includes("CLAUDE_PROJECT_DIR")) return true;
+  return command.split(/[\s;&|()<>`]+/).some((raw) => {
+    // `VAR=path` and `--option=path` name the path after `=`.
+    const word = raw.replace(/^["']+|["']+$/g, "").replace(/^[^=/]*=/, "");
+    if (word === "" || /^[-/~$]/.test(word) || word.includes("://")) return false;
+    return word.includes("/") || SCRIPT_NAME.test(word);
+  });
+}

@@ -1,5 +1,5 @@
 import { deepStrictEqual } from "node:assert/strict";
-import { importClaudeSettings } from "./claude_settings.ts";
+import { importClaudeSettings, namesWorkspaceFile } from "./claude_settings.ts";
 
 Deno.test("importClaudeSettings() turns each command hook into a claude: entry", () => {
   deepStrictEqual(
@@ -53,4 +53,29 @@ Deno.test("importClaudeSettings() skips what rienda cannot run, saying why, and 
     },
   );
   deepStrictEqual(importClaudeSettings({ permissions: {} }), { hooks: [], skipped: [] });
+});
+
+Deno.test("namesWorkspaceFile() tells commands that run a file of the workspace", () => {
+  const named = [
+    '"$CLAUDE_PROJECT_DIR"/.claude/hooks/format.sh',
+    "python3 ${CLAUDE_PROJECT_DIR}/v.py",
+    ".claude/hooks/check.sh",
+    "node ./hooks/x.mjs --fast",
+    "python3 check.py",
+    "cd sub/dir && true",
+    "bash 'scripts/guard.sh'",
+    "run --config=hooks/x.yaml",
+  ];
+  const unnamed = [
+    "python3 ~/.claude/hooks/bash_validator.py",
+    "/usr/local/bin/guard --strict",
+    "${CLAUDE_PLUGIN_ROOT}/hooks/start.sh",
+    "$HOME/bin/guard",
+    "notify-send done",
+    "jq -r .tool_input.command >> ~/log.txt 2>/dev/null",
+    "curl -s https://example.com/hook",
+    "npx prettier --write",
+  ];
+  deepStrictEqual(named.filter((command) => !namesWorkspaceFile(command)), []);
+  deepStrictEqual(unnamed.filter(namesWorkspaceFile), []);
 });
