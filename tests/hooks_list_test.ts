@@ -162,3 +162,27 @@ Deno.test("rienda hooks -C lists a project agent's run: its command hooks are le
   // deno-lint-ignore no-control-regex
   assert.doesNotMatch(result.stderr, /\x1b/);
 });
+
+Deno.test("rienda hooks names the home agent's file for the hooks a trusted project agent inherits from it", async () => {
+  await using env = await createTestEnv();
+  await env.writeHook("guard", GUARD);
+  await env.writeHook("audit", `module.exports = { afterToolExecute: function () {} };`);
+  const homeFile = await env.writeAgent("coder", {
+    description: "Home coder.",
+    hooks: [{ command: ["sh", "hooks/policy.sh"] }, "guard"],
+  });
+  const projectFile = await env.writeFile(
+    "workspace/.rienda/agents/coder.md",
+    "---\ndescription: Project coder.\nhooks:\n  - guard\n  - audit\n---\nHi.\n",
+  );
+  const trust = await env.run(["trust"]);
+  assert.equal(trust.code, 0, trust.stderr);
+  const result = await env.run(["hooks", "-a", "coder"]);
+  assert.equal(result.code, 0, result.stderr);
+  const sources = linesOf(result.stdout).filter((line) => line.includes(": hooks["));
+  assert.deepEqual(sources.slice(0, 3), [
+    `   ${homeFile}: hooks[0]`,
+    `   ${homeFile}: hooks[1]`,
+    `   ${projectFile}: hooks[1]`,
+  ]);
+});

@@ -77,12 +77,15 @@ export function asProjectAgent(
     entry.kind === "script" && !homeHooks.includes(entry.name) ? [entry] : []
   );
   const hookEntries: HookEntry[] = [
-    ...homeEntries,
+    ...homeEntries.map((entry) =>
+      home === undefined ? entry : { ...entry, origin: { file: home.path, index: entry.index } }
+    ),
     ...own.map((entry, i) => ({
       kind: "script" as const,
       name: entry.name,
       index: homeEntries.length + i,
       priority: 0,
+      origin: { file: agent.path, index: entry.index },
     })),
   ];
   const stated = agent.hookEntries.flatMap((entry) =>

@@ -19,8 +19,22 @@ Deno.test("asProjectAgent() keeps the home's entries, names its own hooks only, 
   const running = asProjectAgent(project, home);
   deepStrictEqual(running.hooks, ["guard", "lint"]);
   deepStrictEqual(running.hookEntries, [
-    { kind: "script", name: "guard", index: 0, priority: 0, matcher: "shell", failClosed: true },
-    { kind: "script", name: "lint", index: 1, priority: 0 },
+    {
+      kind: "script",
+      name: "guard",
+      index: 0,
+      priority: 0,
+      matcher: "shell",
+      failClosed: true,
+      origin: { file: "/h/agents/coder.md", index: 0 },
+    },
+    {
+      kind: "script",
+      name: "lint",
+      index: 1,
+      priority: 0,
+      origin: { file: "/p/.rienda/agents/coder.md", index: 1 },
+    },
   ]);
   deepStrictEqual(running.warnings, [
     "/p/.rienda/agents/coder.md: hooks: the settings of guard, lint are ignored: " +

@@ -64,7 +64,11 @@ export function runHookOrder(entries: RunHookEntries): SourcedHookEntry[] {
     })),
     ...entries.agent.hookEntries
       .filter((entry) => entry.kind !== "script" || !fromConfig.has(entry.name))
-      .map((entry) => ({ entry, source: "agent" as const, file: entries.agent.path })),
+      .map((entry) => ({
+        entry,
+        source: "agent" as const,
+        file: entry.origin?.file ?? entries.agent.path,
+      })),
   ]);
 }
 
@@ -85,7 +89,9 @@ export function scriptHookNames(ordered: readonly SourcedHookEntry[]): {
 
 /** `/h/config.yaml: hooks[2]`: where an entry is, for messages. */
 export function entryWhere(file: string | undefined, entry: HookEntry): string {
-  return `${file ?? "config.yaml"}: ${formatFieldPath(["hooks", entry.index])}`;
+  return `${file ?? "config.yaml"}: ${
+    formatFieldPath(["hooks", entry.origin?.index ?? entry.index])
+  }`;
 }
 
 /**

@@ -83,6 +83,11 @@ export const MAX_HOOK_TIMEOUT_MS = 2 ** 31 - 1;
 export interface EntryBase {
   /** The position in its list (`hooks[N]`), for messages and the order of equal priorities. */
   readonly index: number;
+  /**
+   * Where the entry is written when that is not its agent's file at `index`:
+   * a project agent's run takes the entries of the home agent it replaces.
+   */
+  readonly origin?: { readonly file: string; readonly index: number };
   /** The `matcher` as written; absent when it matches every tool (absent or `*`). */
   readonly matcher?: string;
   /** Lower runs first; 0 when absent. */
