@@ -79,6 +79,8 @@ Deno.test("claude PreToolUse continue: false ends the run: no call of the turn r
   const [header] = await env.readSession(String((await env.sessionFiles())[0]));
   const shown = await env.run(["sessions", "show", String(header?.id)]);
   assert.match(shown.stdout, /── hook ".*stop\.py"" stopped the run at call \S+: budget spent ──/);
+  const listed = await env.run(["sessions"]);
+  assert.match(listed.stdout, /^\S+ {2}budgeted {2}fake\/m {2}.+? {2}\(stopped\) go$/m);
 });
 
 Deno.test("claude PostToolUse continue: false: the call ran, the model never reads its output, json says hook_stop", async () => {

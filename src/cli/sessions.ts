@@ -79,6 +79,12 @@ export async function sessionsRemove(io: Io, id: string, flags: SessionsFlags): 
   return EXIT.ok;
 }
 
+/** `(failed) ` or `(stopped) ` before the title of a session whose last run ended so. */
+function endMark(session: SessionSummary): string {
+  if (session.failed !== undefined) return "(failed) ";
+  return session.stopped === undefined ? "" : "(stopped) ";
+}
+
 /**
  * The session list: short id (`short_ids.ts`), agent, model, age and title in
  * aligned columns; a subagent's session under its parent's, its title after `↳ `.
@@ -100,7 +106,7 @@ export function formatSessionList(sessions: readonly SessionSummary[], nowMs: nu
         session.model,
         formatAge(Date.parse(session.updatedAt), nowMs),
         subagentMark(session, depth, orphan) +
-        (session.failed === undefined ? session.title : `(failed) ${session.title}`),
+        endMark(session) + session.title,
       ]
       : [
         shorts.get(session.id) ?? session.id,

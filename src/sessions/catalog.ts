@@ -30,6 +30,8 @@ export interface SessionSummary {
   readonly problem?: string;
   /** The error of the run that ended the session, when its last entry is a `failure`. */
   readonly failed?: string;
+  /** What the hook that ended the session's last run said, when its last entry is a `hook_stop`. */
+  readonly stopped?: string;
   /** A subagent's session: the session it answers… */
   readonly parentSession?: string;
   /** …and the `agent` call there. */
@@ -236,7 +238,7 @@ async function summarise(file: SessionFile): Promise<SessionSummary> {
     return { ...base, agent: "", model: "", createdAt: "", title: "", problem };
   }
   const { agent, model, createdAt, parentSession, parentCall } = header;
-  const failed = failureOf(lines);
+  const { failed, stopped } = endOf(lines);
   return {
     ...base,
     agent,
@@ -244,19 +246,24 @@ async function summarise(file: SessionFile): Promise<SessionSummary> {
     createdAt,
     title: titleOf(lines),
     ...(failed === undefined ? {} : { failed }),
+    ...(stopped === undefined ? {} : { stopped }),
     ...(parentSession === undefined ? {} : { parentSession }),
     ...(parentCall === undefined ? {} : { parentCall }),
   };
 }
 
-/** The error of a `failure` entry on the last line (a torn or empty last line passed over). */
-function failureOf(lines: readonly string[]): string | undefined {
+/**
+ * How the last run ended, from the last entry (a torn or empty last line
+ * passed over): the error of a `failure`, or the reason of a `hook_stop`.
+ */
+function endOf(lines: readonly string[]): { failed?: string; stopped?: string } {
   for (let index = lines.length - 1; index > 0; index--) {
     const entry = entryOrNull(lines[index] ?? "");
     if (entry === null) continue;
-    return entry.kind === "failure" ? entry.error : undefined;
+    if (entry.kind === "failure") return { failed: entry.error };
+    return entry.kind === "hook_stop" ? { stopped: entry.reason } : {};
   }
-  return undefined;
+  return {};
 }
 
 /** The last `title` entry, else the first prompt; lines that do not parse are passed over. */
