@@ -22,9 +22,11 @@ if (path.startsWith("generated/")) {
 }
 `;
 
+/** Writes `hooks/<name>` of the workspace and trusts the project: only then do its files run as hooks. */
 async function writeScript(env: TestEnv, name: string, text: string): Promise<void> {
   await Deno.mkdir(`${env.workdir}/hooks`, { recursive: true });
   await Deno.writeTextFile(`${env.workdir}/hooks/${name}`, text, { mode: 0o755 });
+  assert.equal((await env.run(["trust"])).code, 0);
 }
 
 async function exists(path: string): Promise<boolean> {

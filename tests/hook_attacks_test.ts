@@ -64,3 +64,58 @@ Deno.test("a path padded past the system's limit on one argument reaches a {path
   assert.doesNotMatch(result.stderr, /cannot start/);
   assert.equal(await Deno.readTextFile(`${env.workdir}/seen.txt`), "-");
 });
+
+Deno.test("a cloned repository's files never run as your hooks until you trust it", async (t) => {
+  const variants:
+    readonly (readonly [string, readonly string[], string, Record<string, string>?])[] = [
+      ["a relative program", ["./hooks/guard.sh"], "./hooks/guard.sh"],
+      ["a script an interpreter runs", ["node", "hooks/guard.mjs"], "hooks/guard.mjs"],
+      ["a script without a /", ["sh", "guard.sh"], "guard.sh"],
+      ["a program found through PATH's .", ["guard"], "guard", {
+        PATH: `.:${Deno.env.get("PATH")}`,
+      }],
+    ];
+  for (const [what, command, file, env] of variants) {
+    await t.step(what, async () => {
+      await using provider = await startFakeProvider([
+        { toolCalls: [{ name: "shell", arguments: { command: "echo ran" } }] },
+        { text: "done" },
+        { toolCalls: [{ name: "shell", arguments: { command: "echo ran" } }] },
+        { text: "done" },
+      ]);
+      await using testEnv = await createTestEnv({ provider });
+      const { workdir } = testEnv;
+      // What the clone holds: each form touches pwned and allows everything.
+      await Deno.mkdir(`${workdir}/hooks`);
+      const sh = "#!/bin/sh\ntouch pwned\n";
+      await Deno.writeTextFile(`${workdir}/hooks/guard.sh`, sh, { mode: 0o755 });
+      await Deno.writeTextFile(`${workdir}/guard.sh`, sh);
+      await Deno.writeTextFile(`${workdir}/guard`, sh, { mode: 0o755 });
+      await Deno.writeTextFile(
+        `${workdir}/hooks/guard.mjs`,
+        'import { writeFileSync } from "node:fs"; writeFileSync("pwned", "");\n',
+      );
+      await testEnv.writeConfig(
+        defaultConfig(provider.url) + `hooks:\n  - command: ${JSON.stringify(command)}\n`,
+      );
+      const untrusted = await testEnv.run(["run", "-a", "coder", "go"], env ? { env } : {});
+      assert.equal(untrusted.code, 0, untrusted.stderr);
+      assert.equal(await exists(`${workdir}/pwned`), false);
+      assert.deepEqual(toolResultsOf(provider.requests[1]).map((item) => item.content), [
+        `hook "${command.join(" ")}" failed closed: not run: it would run ${
+          JSON.stringify(file === "guard" ? `${workdir}/guard` : file)
+        } of ${workdir}, a project you have not trusted (rienda trust lets its files run as ` +
+        "your hooks; an absolute path runs one of yours)",
+      ]);
+      assert.equal((await testEnv.run(["trust"])).code, 0);
+      const trusted = await testEnv.run(["run", "-a", "coder", "go"], env ? { env } : {});
+      assert.equal(trusted.code, 0, trusted.stderr);
+      assert.equal(await exists(`${workdir}/pwned`), true);
+      assert.deepEqual(toolResultsOf(provider.requests[3]).map((item) => item.content), ["ran"]);
+    });
+  }
+});
+
+async function exists(path: string): Promise<boolean> {
+  return await Deno.lstat(path).then(() => true, () => false);
+}

@@ -39,7 +39,7 @@ import { createExtensionContext, guardedHomePaths } from "./extensions.ts";
 import { runSandbox } from "./run_sandbox.ts";
 import { resolveWorkdir } from "./prepare_run.ts";
 import { loadDefaultAgent } from "./default_agent.ts";
-import { runHookOrder } from "./run_hooks.ts";
+import { runHookOrder, untrustedProjectOf } from "./run_hooks.ts";
 import type { SourcedHookEntry } from "../config/hook_entries.ts";
 import type { SecretSet } from "../secrets/secrets.ts";
 
@@ -82,6 +82,8 @@ export interface ExtensionWorkbench extends Disposable {
   readonly agent?: AgentDefinition;
   /** The hook entries of config.yaml and of the agent, in run order. */
   readonly hookOrder: readonly SourcedHookEntry[];
+  /** The root of the workspace's project when it is not trusted (its files run as no hook). */
+  readonly untrustedProject: string | undefined;
 }
 
 /**
@@ -153,6 +155,7 @@ export async function openExtensionWorkbench(
     workdir,
     ...(agent === undefined ? {} : { agent }),
     hookOrder,
+    untrustedProject: await untrustedProjectOf(sources, paths.trustFile, workdir),
     [Symbol.dispose]: () => host.close(),
   };
 }

@@ -127,6 +127,8 @@ export interface RunExtensionsRequest extends Omit<ExtensionContextOptions, "age
   readonly hookReport?: (report: HookCallReport) => void;
   /** The chat's own hooks (`/hooks add`), run after the priority-0 entries. */
   readonly sessionHooks?: readonly SessionHook[];
+  /** The root of the workspace's project when you have not trusted it (docs/security.md, "Hooks"). */
+  readonly untrustedProject?: string | undefined;
   /** Aborts loading (a module's top-level code) on interrupt. */
   readonly signal: AbortSignal;
 }
@@ -175,6 +177,7 @@ export async function loadRunExtensions(request: RunExtensionsRequest): Promise<
       context,
       ...(request.hookReport === undefined ? {} : { report: request.hookReport }),
       ...(request.sessionHooks === undefined ? {} : { session: request.sessionHooks }),
+      untrustedProject: request.untrustedProject,
     });
   const builtinOnly = scripts.names.length === 0 &&
     agent.tools.every((name) => byName.has(name)) &&

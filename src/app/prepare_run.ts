@@ -35,6 +35,7 @@ import { runModel } from "./run_model.ts";
 import type { KeptTools } from "./kept_tools.ts";
 import { homeWorkspaceWarning } from "./home_workspace.ts";
 import { callableTools, loadRunTools } from "./run_tools.ts";
+import { untrustedProjectOf } from "./run_hooks.ts";
 import type { EventSink } from "../engine/events.ts";
 import { AGENT_TOOL_NAME } from "../tools/agent.ts";
 import { callableAgents, createDelegation, type ParentLink } from "./subagents.ts";
@@ -196,6 +197,7 @@ export async function prepareRun(request: RunRequest): Promise<RunPlan> {
       recordDenial(report);
     },
     ...(request.sessionHooks === undefined ? {} : { sessionHooks: request.sessionHooks }),
+    untrustedProject: await untrustedProjectOf(sources, paths.trustFile, workdir),
     policy: config.capabilityPolicy,
     workdir,
     sessionId,

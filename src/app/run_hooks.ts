@@ -14,11 +14,14 @@
  *   so do `claude:` entries (`hooks/claude_hook.ts`), whose `ask` is the
  *   question `ctx.confirm` asks, and the chat's own hooks
  *   (`hooks/session_hook.ts`), after the priority-0 entries.
+ * - In a project you have not trusted, a command hook that would run a file
+ *   of the workspace does not run and fails closed (`hooks/project_files.ts`).
  *
  * @module
  */
 
 import type { AgentDefinition } from "../agents/agent_file.ts";
+import { type AgentSource, findAgentProject } from "../agents/agent_sources.ts";
 import {
   entryLabel,
   type HookEntry,
@@ -102,6 +105,21 @@ export function sessionHooksAt(ordered: readonly SourcedHookEntry[]): number {
   return ordered.filter(({ entry }) => entry.priority <= 0).length;
 }
 
+/**
+ * The real root of `workdir`'s project when you have not trusted it, for
+ * {@link RunHooksRequest.untrustedProject}; undefined when you have.
+ */
+export async function untrustedProjectOf(
+  sources: readonly AgentSource[],
+  trustFile: string,
+  workdir: string,
+): Promise<string | undefined> {
+  // No project folder among the sources when they are the home's own (rienda started in ~).
+  const project = sources.find((source) => source.project !== undefined)?.project ??
+    await findAgentProject(trustFile, workdir);
+  return project.trust === "trusted" ? undefined : project.realRoot;
+}
+
 /** Loads what the matchers of `ordered` run on (RE2), when one has a matcher. */
 export async function loadRunMatchers(ordered: readonly SourcedHookEntry[]): Promise<void> {
   if (ordered.some(({ entry }) => entry.matcher !== undefined)) await loadLinearRegExp();
@@ -119,6 +137,8 @@ export interface RunHooksRequest {
   readonly report?: (report: HookCallReport) => void;
   /** The chat's own hooks (`/hooks add`), numbered from 1 in this order. */
   readonly session?: readonly SessionHook[];
+  /** The root of the workspace's project when it is not trusted (`CommandHookContext`). */
+  readonly untrustedProject?: string | undefined;
 }
 
 function scriptHook(
@@ -148,7 +168,10 @@ function scriptHook(
 }
 
 /** What one entry's hook is built from: {@link RunHooksRequest} without the order. */
-export type EntryHookRequest = Pick<RunHooksRequest, "scripts" | "host" | "context">;
+export type EntryHookRequest = Pick<
+  RunHooksRequest,
+  "scripts" | "host" | "context" | "untrustedProject"
+>;
 
 /** What the context of a run gives a command hook. */
 function commandContextOf(context: ExtensionRunContext): CommandHookContext {
@@ -177,7 +200,11 @@ export function entryHook(sourced: SourcedHookEntry, request: EntryHookRequest):
         (hook, matches) => createScriptHook(hook, { host, context, matches }),
       );
     case "command":
-      return createCommandHook(entry, commandContextOf(context));
+      // Entries are yours, but the workspace's files are the project's (hooks/project_files.ts).
+      return createCommandHook(entry, {
+        ...commandContextOf(context),
+        untrustedProject: request.untrustedProject,
+      });
     case "claude":
       return createClaudeHook(entry, {
         workdir: context.workdir,

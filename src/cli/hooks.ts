@@ -139,6 +139,7 @@ export async function hooksTest(
     scripts,
     host: workbench.dirs.host,
     context: workbench.context,
+    untrustedProject: workbench.untrustedProject,
   });
   const point = pointOf(choice.point, hook);
   const payload = parseHookPayload(

@@ -31,6 +31,7 @@ import {
   runHookProcess,
 } from "./hook_process.ts";
 import type { CommandSandbox } from "../sandbox/command_sandbox.ts";
+import { projectFileOf } from "./project_files.ts";
 import type { HookAnswer, RunnableHook } from "./runnable_hook.ts";
 
 /** The run a command hook serves, as its standard input names it. */
@@ -39,6 +40,12 @@ export interface CommandHookContext {
   readonly session: { readonly id: string; readonly agentId: string; readonly modelId: string };
   /** What confines the hook's process, as it confines `shell` (docs/sandbox.md). */
   readonly sandbox?: CommandSandbox | undefined;
+  /**
+   * The root of the workspace's project when you have not trusted it: a hook
+   * that would run one of the workspace's files (`project_files.ts`) does not
+   * run, and fails closed.
+   */
+  readonly untrustedProject?: string | undefined;
 }
 
 /** The points at which a hook may refuse. */
@@ -202,6 +209,12 @@ export function readCommandResult(
   return { kind: "failed", problem: `exited ${result.code}${line === "" ? "" : `: ${line}`}` };
 }
 
+/** Why a hook that would run `file` of an untrusted project does not run. */
+export function untrustedProblem(file: string, root: string): string {
+  return `not run: it would run ${JSON.stringify(file)} of ${root}, a project you have not ` +
+    "trusted (rienda trust lets its files run as your hooks; an absolute path runs one of yours)";
+}
+
 /** The command hook of `entry`, run for `context`. */
 export function createCommandHook(
   entry: CommandHookEntry,
@@ -213,8 +226,19 @@ export function createCommandHook(
     failClosed: entry.failClosed ?? false,
     matches: toolMatcher(entry),
     async call(point, args, options) {
+      const command = expandArgv(entry.argv, point, args);
+      const file = context.untrustedProject === undefined
+        ? null
+        : await projectFileOf(entry.argv, command, context.workdir);
+      if (file !== null) {
+        return {
+          kind: "failed",
+          problem: untrustedProblem(file, context.untrustedProject ?? ""),
+          closed: true,
+        };
+      }
       const result = await runHookProcess({
-        command: expandArgv(entry.argv, point, args),
+        command,
         stdin: commandStdin(point, args, context),
         cwd: context.workdir,
         timeoutMs: entry.timeoutMs,

@@ -117,8 +117,8 @@ export async function callHook(
   options: HookCallOptions & { readonly notice: (text: string) => void },
 ): Promise<HookInvocation> {
   const notice = (text: string) => options.notice(`hook "${hook.label}": ${point}: ${text}`);
-  const failed = (failure: HookFailure): HookInvocation => {
-    if (hook.failClosed) return { kind: "failed", ...failure };
+  const failed = (failure: HookFailure, closed = false): HookInvocation => {
+    if (hook.failClosed || closed) return { kind: "failed", ...failure };
     notice(failure.problem);
     return { kind: "returned", value: null, failure };
   };
@@ -128,7 +128,10 @@ export async function callHook(
     case "stop":
       return answer;
     case "failed":
-      return failed({ problem: answer.problem, timedOut: answer.timedOut === true });
+      return failed(
+        { problem: answer.problem, timedOut: answer.timedOut === true },
+        answer.closed === true,
+      );
     case "answered": {
       if (answer.value === null) return { kind: "returned", value: null };
       const { value, problems } = checkReturn(point, answer.value);

@@ -29,7 +29,13 @@ export type HookAnswer =
   | { readonly kind: "answered"; readonly value: Readonly<Record<string, unknown>> | null }
   | { readonly kind: "interrupted" }
   | { readonly kind: "stop"; readonly reason: string }
-  | { readonly kind: "failed"; readonly problem: string; readonly timedOut?: boolean };
+  | {
+    readonly kind: "failed";
+    readonly problem: string;
+    readonly timedOut?: boolean;
+    /** It did not run for a reason of rienda's (an untrusted project's file): closed whatever its `fail_closed`. */
+    readonly closed?: boolean;
+  };
 
 /** A hook the chain can run. */
 export interface RunnableHook {

@@ -1,0 +1,77 @@
+/**
+ * Which file of the workspace a command hook would run (docs/security.md,
+ * "Hooks"): a hook of `config.yaml` or of a home agent runs in the
+ * workspace, so `[./check.sh]` or `[node, hooks/pre.mjs]` runs what the
+ * project holds there. In a project you have not trusted, that is a cloned
+ * repository's code run as your hook; the caller refuses it.
+ *
+ * A hook names a file of the workspace when:
+ *
+ * - its program is a relative path (`./check.sh`, `hooks/check.sh`), or a
+ *   bare name found through a relative `PATH` entry (`.`, or an empty one);
+ * - an argument of its own, not an option, is a relative path to a file or
+ *   folder that exists there and reads as a path: it holds a `/` or ends in
+ *   an extension (`hooks/pre.mjs`, `guard.py`, `~/x.py`, which is not
+ *   expanded). An argument that is only a placeholder (`{path}`) is the
+ *   call's data, never checked; one that holds one (`hooks/{tool}.mjs`) is
+ *   checked as the call expands it.
+ *
+ * It is checked at every call, so a file the model writes during the run
+ * counts too. An option that names a file (`--require=./x.js`) or a module
+ * found from the workspace (`python3 -m mod`) is not seen.
+ *
+ * @module
+ */
+
+import { delimiter, isAbsolute, resolve } from "node:path";
+import { findExecutable } from "../host/find_executable.ts";
+
+const PLACEHOLDER_ONLY_REGEXP = /^\{(?:tool|event|path)\}$/;
+/** An argument that reads as a path: a `/`, or an extension, and no spaces. */
+const PATH_LIKE_REGEXP = /^(?!-)(?:[^\s]*\/[^\s]*|[^\s/]*\.[\p{L}\p{N}]+)$/u;
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.lstat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The file of `cwd` that `argv` (as written) would run or hand its program,
+ * as `expanded` (its placeholders replaced for the call) and `PATH` find it,
+ * or null when it names none.
+ *
+ * @example
+ * ```ts
+ * import { projectFileOf } from "./project_files.ts";
+ * const argv = ["/usr/bin/python3", "/home/me/guard.py", "{path}"] as const;
+ * await projectFileOf(argv, ["/usr/bin/python3", "/home/me/guard.py", "a.ts"], "/tmp");
+ * // null
+ * ```
+ */
+export async function projectFileOf(
+  argv: readonly [string, ...string[]],
+  expanded: readonly [string, ...string[]],
+  cwd: string,
+  path = Deno.env.get("PATH") ?? "",
+): Promise<string | null> {
+  const [program] = argv;
+  if (program.includes("/")) {
+    if (!isAbsolute(program) && await exists(resolve(cwd, program))) return program;
+  } else {
+    const found = await findExecutable(program, { path, cwd });
+    const absolute = path.split(delimiter).filter((dir) => isAbsolute(dir)).join(delimiter);
+    if (found !== null && found !== await findExecutable(program, { path: absolute, cwd })) {
+      return found;
+    }
+  }
+  for (const [i, arg] of expanded.entries()) {
+    if (i === 0 || PLACEHOLDER_ONLY_REGEXP.test(argv[i] ?? "")) continue;
+    if (isAbsolute(arg) || !PATH_LIKE_REGEXP.test(arg)) continue;
+    if (await exists(resolve(cwd, arg))) return arg;
+  }
+  return null;
+}
