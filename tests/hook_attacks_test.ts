@@ -107,6 +107,14 @@ Deno.test("a cloned repository's files never run as your hooks until you trust i
         } of ${workdir}, a project you have not trusted (rienda trust lets its files run as ` +
         "your hooks; an absolute path runs one of yours)",
       ]);
+      if (what === "a relative program") {
+        // rienda hooks test --entry runs the entry as a run would.
+        const payload = '{"name": "shell", "arguments": {"command": "echo ran"}}';
+        const tested = await testEnv.run(["hooks", "test", "--entry", "1", "--payload", payload]);
+        assert.equal(tested.code, 1, tested.stderr);
+        assert.match(tested.stderr, /failed closed: not run: it would run "\.\/hooks\/guard\.sh"/);
+        assert.equal(await exists(`${workdir}/pwned`), false);
+      }
       assert.equal((await testEnv.run(["trust"])).code, 0);
       const trusted = await testEnv.run(["run", "-a", "coder", "go"], env ? { env } : {});
       assert.equal(trusted.code, 0, trusted.stderr);

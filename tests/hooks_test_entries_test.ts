@@ -32,9 +32,11 @@ print(json.dumps({"text": re.sub(r"[0-9]", "#", event["result"]["text"]), "isErr
 
 const WRITE = JSON.stringify({ id: "c1", name: "write", arguments: { path: "generated/x.ts" } });
 
+/** Writes `hooks/<name>` of the workspace and trusts the project: only then do its files run as hooks. */
 async function writeScript(env: TestEnv, name: string, text: string): Promise<void> {
   await Deno.mkdir(`${env.workdir}/hooks`, { recursive: true });
   await Deno.writeTextFile(`${env.workdir}/hooks/${name}`, text, { mode: 0o755 });
+  assert.equal((await env.run(["trust"])).code, 0);
 }
 
 Deno.test("hooks test --command runs a node command hook as a run does: placeholders, stdin, exit 2, Nous's modify", async () => {

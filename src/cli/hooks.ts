@@ -139,7 +139,8 @@ export async function hooksTest(
     scripts,
     host: workbench.dirs.host,
     context: workbench.context,
-    untrustedProject: workbench.untrustedProject,
+    // A command typed here is yours to try; an entry of a file runs as a run would run it.
+    untrustedProject: choice.kind === "command" ? undefined : workbench.untrustedProject,
   });
   const point = pointOf(choice.point, hook);
   const payload = parseHookPayload(
