@@ -32,7 +32,7 @@ Deno.test("claude PreToolUse: a python3 Bash validator refuses grep and find -na
     },
     { text: "done" },
   ]);
-  await using env = await createTestEnv({ provider });
+  await using env = await createTestEnv({ provider, trustedWorkspace: true });
   await copyFixture(env, "bash_validator.py");
   await env.writeAgent("validated", {
     description: "Validated.",
@@ -54,7 +54,7 @@ Deno.test("claude SessionStart: an sh hook's additionalContext reaches every req
     { toolCalls: [{ name: "shell", arguments: { command: "echo hi" } }] },
     { text: "done" },
   ]);
-  await using env = await createTestEnv({ provider });
+  await using env = await createTestEnv({ provider, trustedWorkspace: true });
   await copyFixture(env, "session-start.sh");
   await env.writeAgent("explained", {
     description: "Explained.",
@@ -78,7 +78,7 @@ Deno.test("claude SessionStart: an sh hook's additionalContext reaches every req
 
 Deno.test("claude UserPromptSubmit: exit 2 refuses the prompt, plain stdout is context", async () => {
   await using provider = await startFakeProvider([{ text: "ok" }]);
-  await using env = await createTestEnv({ provider });
+  await using env = await createTestEnv({ provider, trustedWorkspace: true });
   await writeClaudeScript(
     env,
     "prompt.py",
@@ -113,7 +113,7 @@ Deno.test("claude PostToolUse: additionalContext and exit 2 reach the model afte
     { toolCalls: [{ name: "write", arguments: { path: "a.ts", content: "let x" } }] },
     { text: "done" },
   ]);
-  await using env = await createTestEnv({ provider });
+  await using env = await createTestEnv({ provider, trustedWorkspace: true });
   await writeClaudeScript(
     env,
     "post.sh",
@@ -146,7 +146,7 @@ Deno.test("claude PreToolUse: updatedInput rewrites the call but cannot change t
     },
     { text: "done" },
   ]);
-  await using env = await createTestEnv({ provider });
+  await using env = await createTestEnv({ provider, trustedWorkspace: true });
   await writeClaudeScript(
     env,
     "rewrite.py",
@@ -180,7 +180,7 @@ Deno.test("claude PreToolUse: ask is the confirm ctx.confirm gets (-y approves, 
       { toolCalls: [{ name: "shell", arguments: { command: "echo asked" } }] },
       { text: "done" },
     ]);
-    await using env = await createTestEnv({ provider });
+    await using env = await createTestEnv({ provider, trustedWorkspace: true });
     await writeClaudeScript(
       env,
       "ask.sh",
@@ -207,7 +207,7 @@ Deno.test("claude PreToolUse: a hook that hangs is killed with its group at Ctrl
   await using provider = await startFakeProvider([
     { toolCalls: [{ name: "shell", arguments: { command: "echo never" } }] },
   ]);
-  await using env = await createTestEnv({ provider });
+  await using env = await createTestEnv({ provider, trustedWorkspace: true });
   // A sleep no other process runs, so the test can tell whether it outlived rienda.
   const marker = `300.${Math.floor(Math.random() * 1e6)}`;
   await writeClaudeScript(
@@ -233,7 +233,7 @@ Deno.test("claude PreToolUse: a hook that hangs is killed with its group at Ctrl
 
 Deno.test("claude Stop: a hook that hangs after the answer is killed with its group, and Ctrl-C ends the run within a second", async () => {
   await using provider = await startFakeProvider([{ text: "done" }]);
-  await using env = await createTestEnv({ provider });
+  await using env = await createTestEnv({ provider, trustedWorkspace: true });
   // A sleep no other process runs, in the background too: the whole group must go.
   const marker = `30.${Math.floor(Math.random() * 1e6)}`;
   await writeClaudeScript(
@@ -262,7 +262,7 @@ Deno.test("claude Stop: a hook that hangs after the answer is killed with its gr
 
 Deno.test("claude hooks that print megabytes at SessionStart or UserPromptSubmit: 10,000 characters reach the model or the person", async () => {
   await using provider = await startFakeProvider([{ text: "ok" }]);
-  await using env = await createTestEnv({ provider });
+  await using env = await createTestEnv({ provider, trustedWorkspace: true });
   // 900 kB of plain stdout (context at SessionStart), or on stderr with exit 2 (a refusal).
   await writeClaudeScript(
     env,

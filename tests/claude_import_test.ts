@@ -170,15 +170,19 @@ Deno.test("hooks import-claude FILE --write adds the project's hooks named, warn
   assert.equal(
     written.stderr,
     [
-      `${env.workdir}/.claude/settings.json: SessionStart: "${PROJECT_HOOK}" names $CLAUDE_PROJECT_DIR or a relative path: in config.yaml it runs in every workspace, so any repository holding a file there gets it run (to keep it to one project, put it in the hooks: of a home agent you run there)`,
+      `${env.workdir}/.claude/settings.json: SessionStart: "${PROJECT_HOOK}" names $CLAUDE_PROJECT_DIR or a relative path: in config.yaml it runs in every workspace you trust, so any repository you trust holding a file there gets it run (to keep it to one project, put it in the hooks: of a home agent you run there)`,
       `added 1 hook to ${env.configPath}`,
       "",
     ].join("\n"),
   );
   assert.ok((await Deno.readTextFile(env.configPath)).endsWith(`    command: '${PROJECT_HOOK}'\n`));
-  // What the warning says: now a run in any repository shipping that script runs it.
+  // What the warning says: a run in a repository shipping that script runs it once you trust it.
   const other = await hostileRepository(env);
   const run = await env.run(["run", "go"], { cwd: other });
-  assert.equal(run.code, 0, run.stderr);
+  assert.equal(await exists(`${other}/taken-over`), false, run.stderr);
+  assert.match(run.stderr, /not run: it would run "\.\/\.claude\/hooks\/start\.sh" of /);
+  assert.equal((await env.run(["trust"], { cwd: other })).code, 0);
+  const trusted = await env.run(["run", "go"], { cwd: other });
+  assert.equal(trusted.code, 0, trusted.stderr);
   assert.equal(await exists(`${other}/taken-over`), true);
 });

@@ -33,7 +33,7 @@ Deno.test(
       { toolCalls: [{ name: "shell", arguments: { command: "echo STOP > ran.txt" } }] },
       { text: "second answer" },
     ]);
-    await using env = await createTestEnv({ provider });
+    await using env = await createTestEnv({ provider, trustedWorkspace: true });
     await writeClaudeScript(env, "stop.py", STOP_ON_MARK);
     await env.writeAgent("budgeted", {
       description: "Budgeted.",
@@ -68,7 +68,7 @@ Deno.test("acp: a prompt a Claude Code hook stopped ends end_turn, saying why in
   await using provider = await startFakeProvider([
     { toolCalls: [{ name: "shell", arguments: { command: "echo STOP" } }] },
   ]);
-  await using env = await createTestEnv({ provider });
+  await using env = await createTestEnv({ provider, trustedWorkspace: true });
   await writeClaudeScript(env, "stop.py", STOP_ON_MARK);
   // config.yaml's hooks apply to the agent the editor's session runs.
   await env.writeConfig(

@@ -49,7 +49,7 @@ Deno.test("claude PreToolUse continue: false ends the run: no call of the turn r
     },
     { text: "never asked" },
   ]);
-  await using env = await createTestEnv({ provider });
+  await using env = await createTestEnv({ provider, trustedWorkspace: true });
   await writeClaudeScript(env, "stop.py", STOP_ON_MARK);
   await env.writeAgent("budgeted", {
     description: "Budgeted.",
@@ -93,7 +93,7 @@ Deno.test("claude PostToolUse continue: false: the call ran, the model never rea
     },
     { text: "never asked" },
   ]);
-  await using env = await createTestEnv({ provider });
+  await using env = await createTestEnv({ provider, trustedWorkspace: true });
   // sh, no stopReason: the default reason says what it answered.
   await writeClaudeScript(env, "post.sh", `#!/bin/sh\necho '{"continue": false}'\n`);
   await env.writeAgent("audited", {
@@ -124,7 +124,7 @@ Deno.test("claude PostToolUse continue: false: the call ran, the model never rea
 
 Deno.test("claude UserPromptSubmit continue: false: nothing is sent or stored, stream-json shows the stop", async () => {
   await using provider = await startFakeProvider([{ text: "never asked" }]);
-  await using env = await createTestEnv({ provider });
+  await using env = await createTestEnv({ provider, trustedWorkspace: true });
   await writeClaudeScript(
     env,
     "prompt.py",
@@ -155,7 +155,7 @@ Deno.test("claude UserPromptSubmit continue: false: nothing is sent or stored, s
 
 Deno.test("claude SessionStart continue: false: the prompt and the stop are stored, no request is made", async () => {
   await using provider = await startFakeProvider([{ text: "never asked" }]);
-  await using env = await createTestEnv({ provider });
+  await using env = await createTestEnv({ provider, trustedWorkspace: true });
   await writeClaudeScript(
     env,
     "start.sh",
@@ -181,7 +181,7 @@ Deno.test("a stopReason's terminal escapes are written out and its key masked, o
   await using provider = await startFakeProvider([
     { toolCalls: [{ name: "shell", arguments: { command: "echo STOP" } }] },
   ]);
-  await using env = await createTestEnv({ provider });
+  await using env = await createTestEnv({ provider, trustedWorkspace: true });
   const key = "sk-proj-Jd5Kf8Lg2Mh6Nj9Pk3Ql7Rm1Sn4";
   await writeClaudeScript(
     env,
@@ -223,7 +223,7 @@ Deno.test("a stop in a parallel batch of agent calls starts no call after it; th
     { when: "You test.", text: "tested" },
     { when: "You lead.", text: "never asked" },
   ]);
-  await using env = await createTestEnv({ provider });
+  await using env = await createTestEnv({ provider, trustedWorkspace: true });
   await writeClaudeScript(
     env,
     "gate.py",
@@ -272,7 +272,7 @@ Deno.test("Ctrl-C while a stopping hook runs wins: exit 130 within a second, eve
       ],
     },
   ]);
-  await using env = await createTestEnv({ provider });
+  await using env = await createTestEnv({ provider, trustedWorkspace: true });
   await writeClaudeScript(
     env,
     "slow-stop.sh",
@@ -300,7 +300,7 @@ Deno.test("Ctrl-C after a stop, while SessionEnd runs: exit 130 within the grace
   await using provider = await startFakeProvider([
     { toolCalls: [{ name: "shell", arguments: { command: "echo STOP > ran.txt" } }] },
   ]);
-  await using env = await createTestEnv({ provider });
+  await using env = await createTestEnv({ provider, trustedWorkspace: true });
   await writeClaudeScript(env, "stop.py", STOP_ON_MARK);
   const marker = `301.${Math.floor(Math.random() * 1e6)}`;
   await writeClaudeScript(
@@ -342,7 +342,7 @@ Deno.test("a child a hook stopped returns the hook's reason to its parent, which
     },
     { when: "You lead.", text: "the worker was stopped" },
   ]);
-  await using env = await createTestEnv({ provider });
+  await using env = await createTestEnv({ provider, trustedWorkspace: true });
   await writeClaudeScript(env, "stop.py", STOP_ON_MARK);
   await env.writeAgent("lead", { description: "Leads.", tools: ["agent"] }, "You lead.");
   await env.writeAgent("worker", {

@@ -127,3 +127,39 @@ Deno.test("a cloned repository's files never run as your hooks until you trust i
 async function exists(path: string): Promise<boolean> {
   return await Deno.lstat(path).then(() => true, () => false);
 }
+
+Deno.test("a Claude Code hook of config.yaml runs a clone's $CLAUDE_PROJECT_DIR script only once you trust it", async () => {
+  await using provider = await startFakeProvider([
+    { toolCalls: [{ name: "shell", arguments: { command: "echo ran" } }] },
+    { text: "done" },
+    { toolCalls: [{ name: "shell", arguments: { command: "echo ran" } }] },
+    { text: "done" },
+  ]);
+  await using env = await createTestEnv({ provider });
+  // As rienda hooks import-claude --write brings a project's .claude/settings.json into config.yaml.
+  const command = '"$CLAUDE_PROJECT_DIR"/.claude/hooks/format.sh';
+  await env.writeConfig(
+    defaultConfig(provider.url) +
+      `hooks:\n  - claude: PreToolUse\n    matcher: Bash\n    command: ${
+        JSON.stringify(command)
+      }\n`,
+  );
+  // The clone ships a script by that name.
+  await Deno.mkdir(`${env.workdir}/.claude/hooks`, { recursive: true });
+  await Deno.writeTextFile(`${env.workdir}/.claude/hooks/format.sh`, "#!/bin/sh\ntouch pwned\n", {
+    mode: 0o755,
+  });
+  const untrusted = await env.run(["run", "-a", "coder", "go"]);
+  assert.equal(untrusted.code, 0, untrusted.stderr);
+  assert.equal(await exists(`${env.workdir}/pwned`), false);
+  assert.deepEqual(toolResultsOf(provider.requests[1]).map((item) => item.content), [
+    `hook "${command}" failed closed: not run: it would run "./.claude/hooks/format.sh" of ` +
+    `${env.workdir}, a project you have not trusted (rienda trust lets its files run as your ` +
+    "hooks; an absolute path runs one of yours)",
+  ]);
+  assert.equal((await env.run(["trust"])).code, 0);
+  const trusted = await env.run(["run", "-a", "coder", "go"]);
+  assert.equal(trusted.code, 0, trusted.stderr);
+  assert.equal(await exists(`${env.workdir}/pwned`), true);
+  assert.deepEqual(toolResultsOf(provider.requests[3]).map((item) => item.content), ["ran"]);
+});

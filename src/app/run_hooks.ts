@@ -213,6 +213,7 @@ export function entryHook(sourced: SourcedHookEntry, request: EntryHookRequest):
           answerConfirm(context, question, signal, `hook "${entryLabel(entry)}"`),
         notice: context.notice,
         sandbox: context.sandbox,
+        untrustedProject: request.untrustedProject,
       });
   }
 }

@@ -174,7 +174,7 @@ function projectNote(project: ImportedFile, configFile: string): string {
 
 /** Stderr's warning on an added hook that runs a file of the workspace. */
 function workspaceWarning(path: string, hook: ImportedHook): string {
-  return `${path}: ${hook.claude}: "${hook.command}" names $CLAUDE_PROJECT_DIR or a relative path: in config.yaml it runs in every workspace, so any repository holding a file there gets it run (to keep it to one project, put it in the hooks: of a home agent you run there)\n`;
+  return `${path}: ${hook.claude}: "${hook.command}" names $CLAUDE_PROJECT_DIR or a relative path: in config.yaml it runs in every workspace you trust, so any repository you trust holding a file there gets it run (to keep it to one project, put it in the hooks: of a home agent you run there)\n`;
 }
 
 /** `rienda hooks import-claude`: prints (and with `--write` appends) the entries. */

@@ -29,6 +29,7 @@ import { type ClaudeSaid, MAX_HOOK_TEXT_CHARS, readClaudeResult } from "./claude
 import { claudeStdin } from "./claude_input.ts";
 import { claudeToolName, fromClaudeInput } from "./claude_tools.ts";
 import { runHookProcess } from "./hook_process.ts";
+import { projectFileOfShell, untrustedProblem } from "./project_files.ts";
 import type { HookAnswer, RunnableHook } from "./runnable_hook.ts";
 import type { CommandSandbox } from "../sandbox/command_sandbox.ts";
 
@@ -45,6 +46,8 @@ export interface ClaudeHookContext {
   notice(text: string): void;
   /** The run's command sandbox, as for command hooks (docs/sandbox.md); absent with `sandbox: off`. */
   readonly sandbox?: CommandSandbox | undefined;
+  /** The root of the workspace's project when it is not trusted, as for command hooks. */
+  readonly untrustedProject?: string | undefined;
 }
 
 /** The reason of a `continue: false` without a `stopReason`. */
@@ -151,6 +154,16 @@ export function createClaudeHook(entry: ClaudeHookEntry, context: ClaudeHookCont
           ? request.system
           : "";
         return answered(sessionContext === "" ? null : { system: joined(system, sessionContext) });
+      }
+      const file = context.untrustedProject === undefined
+        ? null
+        : await projectFileOfShell(entry.command, context.workdir);
+      if (file !== null) {
+        return {
+          kind: "failed",
+          problem: untrustedProblem(file, context.untrustedProject ?? ""),
+          closed: true,
+        };
       }
       const result = await runHookProcess({
         command: { shell: entry.command },

@@ -31,7 +31,7 @@ import {
   runHookProcess,
 } from "./hook_process.ts";
 import type { CommandSandbox } from "../sandbox/command_sandbox.ts";
-import { projectFileOf } from "./project_files.ts";
+import { projectFileOf, untrustedProblem } from "./project_files.ts";
 import type { HookAnswer, RunnableHook } from "./runnable_hook.ts";
 
 /** The run a command hook serves, as its standard input names it. */
@@ -207,12 +207,6 @@ export function readCommandResult(
   const line = firstLine(result.stderr) || firstLine(result.stdout);
   if (result.code === 2) return refusal(point, line, "exited 2 (a refusal)");
   return { kind: "failed", problem: `exited ${result.code}${line === "" ? "" : `: ${line}`}` };
-}
-
-/** Why a hook that would run `file` of an untrusted project does not run. */
-export function untrustedProblem(file: string, root: string): string {
-  return `not run: it would run ${JSON.stringify(file)} of ${root}, a project you have not ` +
-    "trusted (rienda trust lets its files run as your hooks; an absolute path runs one of yours)";
 }
 
 /** The command hook of `entry`, run for `context`. */

@@ -16,6 +16,10 @@
  *   call's data, never checked; one that holds one (`hooks/{tool}.mjs`) is
  *   checked as the call expands it.
  *
+ * A Claude Code hook's shell string is read word by word the same way
+ * ({@link projectFileOfShell}), `$CLAUDE_PROJECT_DIR` standing for the
+ * workspace: `"$CLAUDE_PROJECT_DIR"/.claude/hooks/x.sh` is a file of it.
+ *
  * It is checked at every call, so a file the model writes during the run
  * counts too. An option that names a file (`--require=./x.js`) or a module
  * found from the workspace (`python3 -m mod`) is not seen.
@@ -74,4 +78,36 @@ export async function projectFileOf(
     if (await exists(resolve(cwd, arg))) return arg;
   }
   return null;
+}
+
+/** The words of a shell string, as plain as quotes and operators allow. */
+const SHELL_SPLIT_REGEXP = /[\s;&|()<>`]+/;
+const PROJECT_DIR_REGEXP = /\$(?:CLAUDE_PROJECT_DIR\b|\{CLAUDE_PROJECT_DIR\})/g;
+
+/**
+ * The file of `cwd` that the shell string `command` (run with
+ * `CLAUDE_PROJECT_DIR` set to `cwd`) would run or hand a program, or null:
+ * each word without its quotes, `$CLAUDE_PROJECT_DIR` read as `.`, checked
+ * as an argument of {@link projectFileOf} is.
+ *
+ * @example
+ * ```ts
+ * import { projectFileOfShell } from "./project_files.ts";
+ * await projectFileOfShell("python3 ~/.claude/hooks/check.py", "/tmp");
+ * // null (~ is the shell's home)
+ * ```
+ */
+export async function projectFileOfShell(command: string, cwd: string): Promise<string | null> {
+  for (const word of command.split(SHELL_SPLIT_REGEXP)) {
+    const plain = word.replace(/["']/g, "").replace(PROJECT_DIR_REGEXP, ".");
+    if (plain.startsWith("~") || isAbsolute(plain) || !PATH_LIKE_REGEXP.test(plain)) continue;
+    if (await exists(resolve(cwd, plain))) return plain;
+  }
+  return null;
+}
+
+/** Why a hook that would run `file` of an untrusted project does not run. */
+export function untrustedProblem(file: string, root: string): string {
+  return `not run: it would run ${JSON.stringify(file)} of ${root}, a project you have not ` +
+    "trusted (rienda trust lets its files run as your hooks; an absolute path runs one of yours)";
 }

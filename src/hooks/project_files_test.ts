@@ -1,5 +1,5 @@
 import { strictEqual } from "node:assert/strict";
-import { projectFileOf } from "./project_files.ts";
+import { projectFileOf, projectFileOfShell } from "./project_files.ts";
 import { expandArgv } from "./command_hook.ts";
 
 const call = { id: "c1", name: "pre", arguments: { path: "guard.py" } };
@@ -27,6 +27,29 @@ Deno.test("projectFileOf() names the workspace file a hook would run, and nothin
     strictEqual(await of(["node", "hooks/{tool}.mjs"]), "hooks/pre.mjs");
     strictEqual(await of(["node", "hooks/none.mjs", "./missing.sh"]), null);
     strictEqual(await of(["./missing.sh"]), null);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("projectFileOfShell() reads a Claude Code hook's shell string word by word", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.mkdir(`${dir}/.claude/hooks`, { recursive: true });
+    await Deno.writeTextFile(`${dir}/.claude/hooks/format.sh`, "");
+    await Deno.writeTextFile(`${dir}/check.py`, "");
+    const of = (command: string) => projectFileOfShell(command, dir);
+    strictEqual(
+      await of('"$CLAUDE_PROJECT_DIR"/.claude/hooks/format.sh'),
+      "./.claude/hooks/format.sh",
+    );
+    strictEqual(
+      await of("sh ${CLAUDE_PROJECT_DIR}/.claude/hooks/format.sh"),
+      "./.claude/hooks/format.sh",
+    );
+    strictEqual(await of("jq -r .x | python3 'check.py' 2>&1"), "check.py");
+    strictEqual(await of(`python3 ~/.claude/hooks/check.py; python3 ${dir}/check.py`), null);
+    strictEqual(await of('echo "$CLAUDE_PROJECT_DIR/.claude/hooks/none.sh" >&2; exit 2'), null);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -39,6 +39,11 @@ export interface TestEnvOptions {
   readonly noConfig?: boolean;
   /** Write no default `coder` agent. @default false */
   readonly noAgent?: boolean;
+  /**
+   * Trust the workspace as `rienda trust` would (trust.json), so that its
+   * files may run as hooks of config.yaml and home agents. @default false
+   */
+  readonly trustedWorkspace?: boolean;
 }
 
 /** Per-run options on top of the environment's. */
@@ -200,6 +205,10 @@ export async function createTestEnv(options: TestEnvOptions = {}): Promise<TestE
   if (!options.noConfig) {
     const url = options.provider?.url ?? "http://127.0.0.1:1/v1";
     await env.writeConfig(defaultConfig(url, options.protocol));
+  }
+  if (options.trustedWorkspace) {
+    const decision = { trusted: true, decided: "2026-01-01T00:00:00.000Z" };
+    await write(`${home}/trust.json`, JSON.stringify({ [workdir]: decision }), 0o600);
   }
   if (!options.noAgent) {
     await env.writeAgent("coder", { description: "Answers briefly.", tools: ["shell"] });
