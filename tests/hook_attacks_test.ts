@@ -163,3 +163,27 @@ Deno.test("a Claude Code hook of config.yaml runs a clone's $CLAUDE_PROJECT_DIR 
   assert.equal(await exists(`${env.workdir}/pwned`), true);
   assert.deepEqual(toolResultsOf(provider.requests[3]).map((item) => item.content), ["ran"]);
 });
+
+Deno.test("a hook that refuses with megabytes on one stderr line is quoted by its first 1000 characters", async () => {
+  await using provider = await startFakeProvider([
+    { toolCalls: [{ name: "shell", arguments: { command: "echo ran" } }] },
+    { text: "done" },
+  ]);
+  await using env = await createTestEnv({ provider });
+  const script = "yes no | tr -d '\\n' | head -c 5000000 >&2; exit 2";
+  await env.writeConfig(
+    defaultConfig(provider.url) + `hooks:\n  - command: ${JSON.stringify(["sh", "-c", script])}\n`,
+  );
+  const result = await env.run(["run", "-a", "coder", "--output", "stream-json", "go"]);
+  assert.equal(result.code, 0, result.stderr.slice(0, 2000));
+  // Messages quote an argument holding a single quote as JSON does.
+  const label = `sh -c ${JSON.stringify(script)}`;
+  const reason = `${"no".repeat(500)}…`;
+  assert.deepEqual(toolResultsOf(provider.requests[1]).map((item) => item.content), [
+    `hook "${label}" refused the call: ${reason}`,
+  ]);
+  // Before, the refusal (1 MiB, what the hook's stderr is kept to) was printed, sent and stored whole.
+  assert.ok(result.stdout.length < 20_000, `${result.stdout.length} characters of stream-json`);
+  const [file] = await env.sessionFiles();
+  assert.ok((await Deno.readTextFile(file ?? "")).length < 20_000);
+});

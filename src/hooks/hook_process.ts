@@ -123,11 +123,25 @@ export async function runHookProcess(options: HookProcessOptions): Promise<HookP
   };
 }
 
-/** The first line of `text` that is not blank, trimmed; "" when there is none. */
+/** The longest line {@link firstLine} gives: what a notice or a refusal quotes of a hook's output. */
+export const MAX_LINE_CHARS = 1000;
+
+/**
+ * The first line of `text` that is not blank, trimmed, cut after
+ * {@link MAX_LINE_CHARS} characters with `…`; "" when there is none. A hook
+ * that writes a megabyte on one line is quoted by its start, not whole, on
+ * stderr, to the model and in the session.
+ */
 export function firstLine(text: string): string {
   for (const line of text.split("\n")) {
     const trimmed = line.trim();
-    if (trimmed !== "") return trimmed;
+    if (trimmed === "") continue;
+    if (trimmed.length <= MAX_LINE_CHARS) return trimmed;
+    // Not between the two halves of a surrogate pair.
+    const end = /[\ud800-\udbff]/.test(trimmed[MAX_LINE_CHARS - 1] ?? "")
+      ? MAX_LINE_CHARS - 1
+      : MAX_LINE_CHARS;
+    return `${trimmed.slice(0, end)}…`;
   }
   return "";
 }

@@ -1,6 +1,6 @@
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { join } from "node:path";
-import { runHookProcess } from "./hook_process.ts";
+import { firstLine, MAX_LINE_CHARS, runHookProcess } from "./hook_process.ts";
 
 const LINUX = Deno.build.os === "linux";
 
@@ -184,4 +184,15 @@ Deno.test("runHookProcess() reads megabytes of output without blocking and says 
   strictEqual(result.code, 0);
   strictEqual(result.stdoutTruncated, true);
   ok(result.stdout.length < 1_100_000 && result.stderr.length < 1_100_000);
+});
+
+Deno.test("firstLine() gives the first line that is not blank, cut after MAX_LINE_CHARS", () => {
+  strictEqual(firstLine("\n  \n  refused: no  \nmore"), "refused: no");
+  strictEqual(firstLine(" \n\t"), "");
+  strictEqual(firstLine(`${"x".repeat(2_000_000)}\nsecond`), `${"x".repeat(MAX_LINE_CHARS)}…`);
+  // A surrogate pair across the cut is left out whole.
+  strictEqual(
+    firstLine(`${"x".repeat(MAX_LINE_CHARS - 1)}😀😀`),
+    `${"x".repeat(MAX_LINE_CHARS - 1)}…`,
+  );
 });
