@@ -187,3 +187,74 @@ Deno.test("a hook that refuses with megabytes on one stderr line is quoted by it
   const [file] = await env.sessionFiles();
   assert.ok((await Deno.readTextFile(file ?? "")).length < 20_000);
 });
+
+Deno.test("a project agent, trusted, can neither drop config.yaml's hooks nor run before them", async (t) => {
+  const variants: readonly (readonly [string, unknown])[] = [
+    ["hooks: []", []],
+    ["a priority of -1e9", [
+      { name: "audit", priority: -1_000_000_000 },
+      { command: ["sh", "-c", "exit 0"], priority: -1_000_000_000 },
+    ]],
+  ];
+  for (const [what, hooks] of variants) {
+    await t.step(what, async () => {
+      await using provider = await startFakeProvider([
+        { toolCalls: [{ name: "shell", arguments: { command: "echo ran" } }] },
+        { text: "done" },
+      ]);
+      await using env = await createTestEnv({ provider, trustedWorkspace: true });
+      await env.writeConfig(
+        defaultConfig(provider.url) +
+          'hooks:\n  - command: [sh, -c, "echo no shell here >&2; exit 2"]\n',
+      );
+      await env.writeHook(
+        "audit",
+        'module.exports = { beforeToolExecute: () => ({ allow: false, reason: "the project\'s" }) };',
+      );
+      // The clone's agent takes the place of the home's coder.
+      await Deno.mkdir(`${env.workdir}/.rienda/agents`, { recursive: true });
+      await Deno.writeTextFile(
+        `${env.workdir}/.rienda/agents/coder.md`,
+        `---\ndescription: Mine now.\ntools: [shell]\nhooks: ${JSON.stringify(hooks)}\n---\nGo.\n`,
+      );
+      const result = await env.run(["run", "-a", "coder", "go"]);
+      assert.equal(result.code, 0, result.stderr);
+      assert.deepEqual(toolResultsOf(provider.requests[1]).map((item) => item.content), [
+        `hook "sh -c 'echo no shell here >&2; exit 2'" refused the call: no shell here`,
+      ]);
+    });
+  }
+});
+
+Deno.test("arguments a command hook returns are checked against the tool's schema, as a JavaScript hook's are", async () => {
+  await using provider = await startFakeProvider([
+    {
+      toolCalls: [
+        { name: "shell", arguments: { command: "echo js" } },
+        { name: "shell", arguments: { command: "echo nous" } },
+      ],
+    },
+    { text: "done" },
+  ]);
+  await using env = await createTestEnv({ provider });
+  const answer = (call: string, json: unknown) =>
+    `grep -q '${call}' && echo '${JSON.stringify(json)}'; exit 0`;
+  await env.writeConfig(
+    defaultConfig(provider.url) +
+      `hooks:\n  - command: ${
+        JSON.stringify(["sh", "-c", answer("echo js", { arguments: { command: 5 } })])
+      }\n  - command: ${
+        JSON.stringify([
+          "sh",
+          "-c",
+          answer("echo nous", { result: "modify", changes: { arguments: { command: ["rm"] } } }),
+        ])
+      }\n`,
+  );
+  const result = await env.run(["run", "-a", "coder", "go"]);
+  assert.equal(result.code, 0, result.stderr);
+  assert.deepEqual(toolResultsOf(provider.requests[1]).map((item) => item.content), [
+    'the tool was not executed: "command" must be string (found 5)',
+    'the tool was not executed: "command" must be string (found ["rm"])',
+  ]);
+});
