@@ -29,7 +29,7 @@ import { type ClaudeSaid, MAX_HOOK_TEXT_CHARS, readClaudeResult } from "./claude
 import { claudeStdin } from "./claude_input.ts";
 import { claudeToolName, fromClaudeInput } from "./claude_tools.ts";
 import { runHookProcess } from "./hook_process.ts";
-import { projectFileOfShell, untrustedProblem } from "./project_files.ts";
+import { projectFileOfShell, untrustedRefusal } from "./project_files.ts";
 import type { HookAnswer, RunnableHook } from "./runnable_hook.ts";
 import type { CommandSandbox } from "../sandbox/command_sandbox.ts";
 
@@ -155,16 +155,11 @@ export function createClaudeHook(entry: ClaudeHookEntry, context: ClaudeHookCont
           : "";
         return answered(sessionContext === "" ? null : { system: joined(system, sessionContext) });
       }
-      const file = context.untrustedProject === undefined
-        ? null
-        : await projectFileOfShell(entry.command, context.workdir);
-      if (file !== null) {
-        return {
-          kind: "failed",
-          problem: untrustedProblem(file, context.untrustedProject ?? ""),
-          closed: true,
-        };
-      }
+      const refused = await untrustedRefusal(
+        context.untrustedProject,
+        () => projectFileOfShell(entry.command, context.workdir),
+      );
+      if (refused !== null) return refused;
       const result = await runHookProcess({
         command: { shell: entry.command },
         stdin: claudeStdin(entry.event, args, {

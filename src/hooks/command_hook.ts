@@ -31,7 +31,7 @@ import {
   runHookProcess,
 } from "./hook_process.ts";
 import type { CommandSandbox } from "../sandbox/command_sandbox.ts";
-import { projectFileOf, untrustedProblem } from "./project_files.ts";
+import { projectFileOf, untrustedRefusal } from "./project_files.ts";
 import type { HookAnswer, RunnableHook } from "./runnable_hook.ts";
 
 /** The run a command hook serves, as its standard input names it. */
@@ -221,16 +221,11 @@ export function createCommandHook(
     matches: toolMatcher(entry),
     async call(point, args, options) {
       const command = expandArgv(entry.argv, point, args);
-      const file = context.untrustedProject === undefined
-        ? null
-        : await projectFileOf(entry.argv, command, context.workdir);
-      if (file !== null) {
-        return {
-          kind: "failed",
-          problem: untrustedProblem(file, context.untrustedProject ?? ""),
-          closed: true,
-        };
-      }
+      const refused = await untrustedRefusal(
+        context.untrustedProject,
+        () => projectFileOf(entry.argv, command, context.workdir),
+      );
+      if (refused !== null) return refused;
       const result = await runHookProcess({
         command,
         stdin: commandStdin(point, args, context),

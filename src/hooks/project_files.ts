@@ -29,6 +29,7 @@
 
 import { delimiter, isAbsolute, resolve } from "node:path";
 import { findExecutable } from "../host/find_executable.ts";
+import type { HookAnswer } from "./runnable_hook.ts";
 
 const PLACEHOLDER_ONLY_REGEXP = /^\{(?:tool|event|path)\}$/;
 /** An argument that reads as a path: a `/`, or an extension, and no spaces. */
@@ -106,8 +107,22 @@ export async function projectFileOfShell(command: string, cwd: string): Promise<
   return null;
 }
 
-/** Why a hook that would run `file` of an untrusted project does not run. */
-export function untrustedProblem(file: string, root: string): string {
-  return `not run: it would run ${JSON.stringify(file)} of ${root}, a project you have not ` +
-    "trusted (rienda trust lets its files run as your hooks; an absolute path runs one of yours)";
+/**
+ * The answer of a hook that would run a file of `root`, a project you have
+ * not trusted, as `find` looks for one: a failure that is closed whatever
+ * the hook's `fail_closed`; null when it may run (`root` absent: trusted).
+ */
+export async function untrustedRefusal(
+  root: string | undefined,
+  find: () => Promise<string | null>,
+): Promise<HookAnswer | null> {
+  if (root === undefined) return null;
+  const file = await find();
+  if (file === null) return null;
+  return {
+    kind: "failed",
+    problem: `not run: it would run ${JSON.stringify(file)} of ${root}, a project you have not ` +
+      "trusted (rienda trust lets its files run as your hooks; an absolute path runs one of yours)",
+    closed: true,
+  };
 }
