@@ -115,7 +115,22 @@ Deno.test("a cloned repository's files never run as your hooks until you trust i
         assert.match(tested.stderr, /failed closed: not run: it would run "\.\/hooks\/guard\.sh"/);
         assert.equal(await exists(`${workdir}/pwned`), false);
       }
+      if (what === "a script an interpreter runs") {
+        const doctor = await testEnv.run(["doctor", "--offline"]);
+        assert.ok(
+          doctor.stdout.includes(
+            `warn  hooks       ${workdir} is not trusted: 1 of config.yaml's hooks would run ` +
+              "its files, so they refuse every call here (run rienda trust to let them run)\n" +
+              '                  hooks[0] (node hooks/guard.mjs) would run "hooks/guard.mjs"\n',
+          ),
+          doctor.stdout,
+        );
+      }
       assert.equal((await testEnv.run(["trust"])).code, 0);
+      if (what === "a script an interpreter runs") {
+        const doctor = await testEnv.run(["doctor", "--offline"]);
+        assert.doesNotMatch(doctor.stdout, /^warn {2}hooks/m);
+      }
       const trusted = await testEnv.run(["run", "-a", "coder", "go"], env ? { env } : {});
       assert.equal(trusted.code, 0, trusted.stderr);
       assert.equal(await exists(`${workdir}/pwned`), true);

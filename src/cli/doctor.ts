@@ -3,7 +3,8 @@
  * how to fix it: home, config.yaml, agents, tools, hooks, credentials,
  * providers (key and reachability), whether each agent has a model that can
  * run (a failure when none has), MCP servers (each enabled one is started and
- * lists its tools) and the shell.
+ * lists its tools), the shell, the sandbox, and config.yaml's hooks that
+ * would run an untrusted project's files.
  *
  * ```
  * rienda 0.1.0 (deno 2.9.6, linux x86_64)
@@ -44,6 +45,7 @@ import { reachability } from "./reachability.ts";
 import { findExecutable } from "../host/find_executable.ts";
 import { errorMessage } from "../base/unknown.ts";
 import { checkSandbox } from "./doctor_sandbox.ts";
+import { checkProjectHooks } from "./doctor_hooks.ts";
 
 /** How long a provider may take to answer the reachability request. */
 const REACH_TIMEOUT_MS = 5_000;
@@ -80,6 +82,8 @@ export async function doctorCommand(
   checks.push(...await checkMcp(io, config, flags.offline, signal));
   checks.push(await checkShell(io));
   checks.push(await checkSandbox(config, io.env("PATH") ?? ""));
+  const hooks = await checkProjectHooks(config, paths.trustFile, io.cwd, io.env("PATH") ?? "");
+  if (hooks !== undefined) checks.push(hooks);
   const style = createStyle(useColor(io.stdout, io.env));
   const paint = { ok: style.green, warn: style.yellow, fail: style.red } as const;
   const safe = (text: string) => safeFor(io.stdout.isTerminal, text);
