@@ -25,7 +25,21 @@ Deno.test("expandArgv() replaces {tool}, {event} and {path}, and a hostile value
     "--path=src/a_b-1.ts",
   ]);
   for (
-    const hostile of ["-rf", "--help", "a b", "$(touch x)", "`id`", "a;b", "a\nb", "", 7, null]
+    const hostile of [
+      "-rf",
+      "--help",
+      "a b",
+      "$(touch x)",
+      "`id`",
+      "a;b",
+      "a\nb",
+      "",
+      7,
+      null,
+      // Invisible format characters: a right-to-left override, a zero-width space.
+      "src/\u202egpj.exe",
+      "src/a\u200b.ts",
+    ]
   ) {
     deepStrictEqual(expandArgv(["c", "{path}"], "beforeToolExecute", [call(hostile)]), ["c", "-"]);
   }
