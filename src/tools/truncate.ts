@@ -64,6 +64,7 @@ export function utf8ByteLength(text: string): number {
 
 /**
  * `text` unchanged when its UTF-8 encoding fits in {@link MAX_TOOL_RESULT_BYTES},
+ * or when it was capped already (a tool's text, capped again by the engine);
  * otherwise its longest fitting prefix followed by `\n[output truncated]`.
  *
  * @example
@@ -74,5 +75,8 @@ export function utf8ByteLength(text: string): number {
  */
 export function capToolResult(text: string): string {
   const kept = cutUtf8(text, MAX_TOOL_RESULT_BYTES);
-  return kept.length === text.length ? text : kept + TRUNCATION_MARKER;
+  if (kept.length === text.length) return text;
+  const capped = text.endsWith(TRUNCATION_MARKER) &&
+    kept.length >= text.length - TRUNCATION_MARKER.length;
+  return capped ? text : kept + TRUNCATION_MARKER;
 }

@@ -22,6 +22,14 @@ Deno.test("capToolResult() cuts ASCII text one byte over the cap and adds the ma
   assert.equal(encoder.encode(capped.slice(0, -TRUNCATION_MARKER.length)).length, CAP);
 });
 
+Deno.test("capToolResult() leaves text it capped already as it is", () => {
+  const once = capToolResult("a" + "é".repeat(CAP / 2));
+  assert.equal(capToolResult(once), once);
+  // Ending with the marker is not enough: what comes before it must fit.
+  const over = "a".repeat(CAP + 1) + TRUNCATION_MARKER;
+  assert.equal(capToolResult(over), "a".repeat(CAP) + TRUNCATION_MARKER);
+});
+
 for (
   const [label, char] of [
     ["2-byte", "é"],
