@@ -165,3 +165,80 @@ Deno.test("an afterRun hook looping after a normal end gets the grace period, an
   );
   assert.equal(lastLine(result.stderr), INTERRUPTED);
 });
+
+/** Starts `args` with stream-json, sends SIGINT once `mark` appears, and returns the result and its events. */
+async function interruptAtMark(env: TestEnv, mark: string, args: readonly string[]) {
+  await using process = await env.start([...args, "--output", "stream-json"]);
+  await waitForFile(`${env.workdir}/${mark}`);
+  process.kill("SIGINT");
+  const result = await process.wait();
+  return { ...result, events: parseJsonLines(result.stdout, "stdout") };
+}
+
+// docs/stream-json.md: every call of a hook is a `hook` line, one the interrupt stopped too.
+const HANG = `#!/bin/sh\ncat > /dev/null\ntouch "$0.started"\nsleep 30\n`;
+for (
+  const [kind, entry, label] of [
+    ["a command hook", { command: ["sh", "hooks/hang.sh"], on: ["afterRun"] }, "sh hooks/hang.sh"],
+    [
+      "a Claude Code Stop hook",
+      { claude: "Stop", command: "sh hooks/hang.sh" },
+      "sh hooks/hang.sh",
+    ],
+  ] as const
+) {
+  Deno.test(`${kind} cut at afterRun's grace says so in a notice and a hook event`, async () => {
+    await using provider = await startFakeProvider([{ text: "done" }]);
+    await using env = await createTestEnv({ provider, trustedWorkspace: true });
+    await Deno.mkdir(`${env.workdir}/hooks`);
+    await Deno.writeTextFile(`${env.workdir}/hooks/hang.sh`, HANG);
+    await env.writeAgent("lingering", { description: "Lingers.", hooks: [entry] });
+    const result = await interruptAtMark(env, "hooks/hang.sh.started", [
+      "run",
+      "-a",
+      "lingering",
+      "go",
+    ]);
+    assert.equal(result.code, 130, result.stderr);
+    const reason = "stopped after the grace period of 0.5 s";
+    // The notice a JavaScript hook cut there gives (in stream-json, a notice line).
+    const notices = result.events.filter((event) => at(event, "type") === "notice");
+    assert.deepEqual(notices.map((event) => at(event, "text")), [
+      `hook "${label}": afterRun: ${reason}`,
+    ]);
+    const hooks = result.events.filter((event) => at(event, "type") === "hook");
+    assert.equal(hooks.length, 1, result.stdout);
+    assert.equal(at(hooks[0], "point"), "afterRun");
+    assert.equal(at(hooks[0], "hook"), label);
+    assert.equal(at(hooks[0], "outcome"), "timeout");
+    assert.equal(at(hooks[0], "reason"), reason);
+    assert.equal(at(result.events.at(-1), "type"), "run_end");
+  });
+}
+
+Deno.test("a command hook stopped by Ctrl-C at a tool call is a hook event interrupted", async () => {
+  await using provider = await startFakeProvider([
+    { toolCalls: [{ name: "shell", arguments: { command: "echo never" } }] },
+  ]);
+  await using env = await createTestEnv({ provider, trustedWorkspace: true });
+  await Deno.mkdir(`${env.workdir}/hooks`);
+  await Deno.writeTextFile(`${env.workdir}/hooks/hang.sh`, HANG);
+  await env.writeAgent("guarded", {
+    description: "Guarded.",
+    tools: ["shell"],
+    hooks: [{ command: ["sh", "hooks/hang.sh"] }],
+  });
+  const result = await interruptAtMark(env, "hooks/hang.sh.started", [
+    "run",
+    "-a",
+    "guarded",
+    "go",
+  ]);
+  assert.equal(result.code, 130, result.stderr);
+  const hooks = result.events.filter((event) => at(event, "type") === "hook");
+  assert.equal(hooks.length, 1, result.stdout);
+  assert.equal(at(hooks[0], "point"), "beforeToolExecute");
+  assert.equal(at(hooks[0], "outcome"), "interrupted");
+  assert.equal(at(hooks[0], "callId"), "call_1");
+  assert.ok(!result.stderr.includes("grace period"), result.stderr);
+});

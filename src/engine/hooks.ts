@@ -131,8 +131,9 @@ export interface HookRunner {
 /**
  * What one call of one hook came to, as telemetry reports it: no opinion, an
  * explicit allow, a refusal, a rewrite, a failure reported as a notice, a
- * timeout reported as a notice, a failure of a fail-closed hook, or a
- * request to end the run.
+ * timeout reported as a notice (its `timeout_ms`, or the end of `afterRun`'s
+ * grace), a failure of a fail-closed hook, a request to end the run, or a
+ * call the run's interrupt stopped.
  */
 export type HookOutcome =
   | "none"
@@ -142,7 +143,8 @@ export type HookOutcome =
   | "error"
   | "timeout"
   | "failed_closed"
-  | "stop";
+  | "stop"
+  | "interrupted";
 
 /** One call of one hook: the `hook` event of `--output stream-json` (docs/stream-json.md). */
 export interface HookCallReport {

@@ -6,7 +6,7 @@
  * - `undefined` and `null` mean "no opinion"; anything but an object, a
  *   throw, or a stop (its `timeoutMs`, the memory limit) gives no verdict.
  * - Stopped by the interrupt (or at the end of `afterRun`'s grace) it is
- *   `interrupted`; the end of a grace period is a notice.
+ *   `interrupted`; the chain says which, as for every kind of hook.
  * - `ctx.log` and exec output of a hook become notices `hook "<name>": <line>`.
  *
  * @module
@@ -78,7 +78,7 @@ export function createScriptHook(hook: LoadedHook, options: ScriptHookOptions): 
     points: hook.points,
     failClosed: hook.failClosed,
     matches: options.matches ?? (() => true),
-    async call(point, args, { signal, graceMs }) {
+    async call(point, args, { signal }) {
       using deadline = withTimeout(signal, hook.timeoutMs);
       const result = await host.call({
         source: hook.source,
@@ -100,12 +100,6 @@ export function createScriptHook(hook: LoadedHook, options: ScriptHookOptions): 
             problem: `did not finish within ${hook.timeoutMs} ms (timeout_ms)`,
             timedOut: true,
           };
-        }
-        // An interrupted run says so itself; only the end of a grace period is news.
-        if (graceMs !== undefined) {
-          context.notice(
-            `hook "${hook.name}": ${point}: stopped after the grace period of ${graceMs / 1000} s`,
-          );
         }
         return { kind: "interrupted" };
       }

@@ -20,7 +20,9 @@
  * - A hook that asks for the run to end (`stop`) ends the chain as
  *   `stopped`, naming it; at `afterRun` that is a notice and the other hooks
  *   still run.
- * - Every call is reported (`report`): the `hook` event of stream-json.
+ * - Every call is reported (`report`): the `hook` event of stream-json,
+ *   a call the interrupt stopped too (`interrupted`; `timeout`, with a
+ *   notice, at the end of `afterRun`'s grace).
  *
  * @module
  */
@@ -105,25 +107,35 @@ export function createHookChain(
       (tool === undefined || !isToolPoint(point) || hook.matches(tool))
     );
 
-  /** One timed call of `hook`, reported. */
+  /**
+   * One timed call of `hook`, reported. A call the interrupt stopped is
+   * reported too: `timeout` with a notice when it is the end of `afterRun`'s
+   * grace (`graceMs`), else `interrupted` (the run says so itself).
+   */
   async function timed(
     hook: RunnableHook,
     point: HookPoint,
     args: readonly unknown[],
     call: { readonly signal: AbortSignal; readonly graceMs?: number; readonly callId?: string },
   ): Promise<HookInvocation> {
-    const { callId, ...rest } = call;
+    const { callId, graceMs, signal } = call;
     const started = performance.now();
-    const invoked = await callHook(hook, point, args, { ...rest, notice: options.notice });
-    if (invoked.kind !== "interrupted") {
-      options.report?.({
-        point,
-        hook: hook.label,
-        durationMs: Math.round(performance.now() - started),
-        ...outcomeOf(point, invoked),
-        ...(callId === undefined ? {} : { callId }),
-      });
+    const invoked = await callHook(hook, point, args, { signal, notice: options.notice });
+    let outcome: Pick<HookCallReport, "outcome" | "reason">;
+    if (invoked.kind !== "interrupted") outcome = outcomeOf(point, invoked);
+    else if (graceMs === undefined) outcome = { outcome: "interrupted" };
+    else {
+      const reason = `stopped after the grace period of ${graceMs / 1000} s`;
+      options.notice(`hook "${hook.label}": ${point}: ${reason}`);
+      outcome = { outcome: "timeout", reason };
     }
+    options.report?.({
+      point,
+      hook: hook.label,
+      durationMs: Math.round(performance.now() - started),
+      ...outcome,
+      ...(callId === undefined ? {} : { callId }),
+    });
     return invoked;
   }
 

@@ -13,8 +13,6 @@ import type { HookPoint } from "../engine/hooks.ts";
 export interface HookCallOptions {
   /** The run's interrupt (or, for `afterRun`, the end of its grace period). */
   readonly signal: AbortSignal;
-  /** Set for `afterRun` after an interrupt: a stop is then the end of the grace period. */
-  readonly graceMs?: number;
 }
 
 /**
