@@ -186,3 +186,59 @@ Deno.test("rienda hooks names the home agent's file for the hooks a trusted proj
     `   ${projectFile}: hooks[1]`,
   ]);
 });
+
+Deno.test("rienda hooks marks, in a clone you have not trusted, each entry that would run one of its files", async () => {
+  await using env = await createTestEnv();
+  const { workdir } = env;
+  // What a cloned repository holds: scripts named as your hooks name theirs.
+  await Deno.mkdir(`${workdir}/.git`);
+  await env.writeFile("workspace/hooks/guard.mjs", "process.exit(0);\n");
+  await env.writeFile("workspace/.claude/hooks/start.sh", "#!/bin/sh\n");
+  await env.writeConfig(
+    defaultConfig("http://127.0.0.1:1/v1") +
+      [
+        "hooks:",
+        "  - command: [node, hooks/guard.mjs, '{tool}']",
+        "  - claude: SessionStart",
+        "    command: '\"$CLAUDE_PROJECT_DIR\"/.claude/hooks/start.sh'",
+        "",
+      ].join("\n"),
+  );
+  const agentFile = await env.writeAgent("careful", {
+    description: "Careful.",
+    // Files of yours, or none of the clone's: these run there.
+    hooks: [{ command: ["sh", `${env.home}/policy.sh`] }, { command: ["sh", "hooks/absent.sh"] }],
+  });
+  const config = env.configPath;
+  const root = await Deno.realPath(workdir);
+  const refuses = (file: string) =>
+    `   refuses every call here: it would run ${
+      JSON.stringify(file)
+    } of ${root}, a project you have not trusted (rienda trust)`;
+  const untrusted = await env.run(["hooks", "-a", "careful"]);
+  assert.equal(untrusted.code, 0, untrusted.stderr);
+  const listing = [
+    "hooks of agent careful, in run order:",
+    "1  node hooks/guard.mjs {tool}",
+    "   beforeToolExecute; timeout 10000 ms",
+    `   ${config}: hooks[0]`,
+    refuses("hooks/guard.mjs"),
+    `2  "$CLAUDE_PROJECT_DIR"/.claude/hooks/start.sh`,
+    "   claude SessionStart (beforeRun); timeout 600000 ms",
+    `   ${config}: hooks[1]`,
+    refuses("./.claude/hooks/start.sh"),
+    `3  sh ${env.home}/policy.sh`,
+    "   beforeToolExecute; timeout 10000 ms",
+    `   ${agentFile}: hooks[0]`,
+    "4  sh hooks/absent.sh",
+    "   beforeToolExecute; timeout 10000 ms",
+    `   ${agentFile}: hooks[1]`,
+  ];
+  assert.deepEqual(linesOf(untrusted.stdout), listing);
+  assert.equal((await env.run(["trust"])).code, 0);
+  const trusted = await env.run(["hooks", "-a", "careful"]);
+  assert.deepEqual(
+    linesOf(trusted.stdout),
+    listing.filter((line) => !line.includes("refuses every call")),
+  );
+});

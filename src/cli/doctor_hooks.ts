@@ -11,7 +11,7 @@
 import type { Config } from "../config/config.ts";
 import { entryLabel } from "../config/hook_entries.ts";
 import { formatFieldPath } from "../base/field_path.ts";
-import { projectFileOf, projectFileOfShell } from "../hooks/project_files.ts";
+import { entryProjectFile } from "../hooks/project_files.ts";
 import { findAgentProject } from "../agents/agent_sources.ts";
 
 /** One line of doctor's report, when there is something to say. */
@@ -34,11 +34,7 @@ export async function checkProjectHooks(
   if (project.trust === "trusted") return undefined;
   const details: string[] = [];
   for (const entry of config.hooks) {
-    const file = entry.kind === "command"
-      ? await projectFileOf(entry.argv, entry.argv, workdir, path)
-      : entry.kind === "claude"
-      ? await projectFileOfShell(entry.command, workdir)
-      : null;
+    const file = await entryProjectFile(entry, workdir, path);
     if (file === null) continue;
     details.push(
       `${formatFieldPath(["hooks", entry.index])} (${entryLabel(entry)}) would run ${

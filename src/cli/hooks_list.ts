@@ -13,11 +13,16 @@
  * 2  node hooks/policy.mjs {tool} {path}
  *    beforeToolExecute; timeout 10000 ms
  *    /home/ana/.rienda/agents/careful.md: hooks[1]
+ *    refuses every call here: it would run "hooks/policy.mjs" of /src/clone, a project you have not trusted (rienda trust)
  *
  * installed in /home/ana/.rienda/hooks:
  * guard  afterRun, beforeToolExecute  fail-closed; agent careful: timeout 5000 ms
  *   capabilities: file read: none; file write: none; http: none; exec: git; env: none
  * ```
+ *
+ * The fourth line is there only in a project you have not trusted, for an
+ * entry that would run one of its files (`hooks/project_files.ts`, the rule
+ * a run and `rienda doctor` apply).
  *
  * Every field of an entry is written on one line with its controls written
  * out (`\x1b`, `\n`), to a pipe too: a command of a hostile file can neither
@@ -32,7 +37,7 @@ import { listAgents } from "../agents/catalog.ts";
 import { loadHomeExtensions } from "../app/extension_workbench.ts";
 import { resolveWorkdir } from "../app/prepare_run.ts";
 import { loadTargetAgent } from "../app/run_target.ts";
-import { entryWhere, runHookOrder } from "../app/run_hooks.ts";
+import { entryWhere, runHookOrder, untrustedProjectOf } from "../app/run_hooks.ts";
 import { loadConfig } from "../config/config.ts";
 import {
   commandText,
@@ -44,6 +49,7 @@ import { resolvePaths, type RiendaPaths } from "../config/paths.ts";
 import type { CapabilityPolicy } from "../extensions/capabilities.ts";
 import type { LoadedHook } from "../extensions/load_module.ts";
 import { CLAUDE_EVENT_POINTS } from "../hooks/claude_hook.ts";
+import { entryProjectFile } from "../hooks/project_files.ts";
 import type { Io } from "../ui/io.ts";
 import { terminalSafe } from "../ui/terminal_text.ts";
 import { formatColumns } from "./columns.ts";
@@ -106,19 +112,35 @@ function entryDetails(entry: HookEntry, hook: LoadedHook | undefined): string {
   ].join("; ");
 }
 
+/** Why `entry` refuses every call in `run`'s workspace, when its project is untrusted; null when it runs. */
+async function refusalNote(entry: HookEntry, run: ListedRun, path: string): Promise<string | null> {
+  if (run.untrustedProject === undefined) return null;
+  const file = await entryProjectFile(entry, run.workdir, path);
+  return file === null
+    ? null
+    : `refuses every call here: it would run ${
+      JSON.stringify(file)
+    } of ${run.untrustedProject}, a project you have not trusted (rienda trust)`;
+}
+
 /** The lines of the entries of a run, numbered from 1 (see the module doc). */
-function entryLines(
-  ordered: readonly SourcedHookEntry[],
+async function entryLines(
+  run: ListedRun,
   hooks: ReadonlyMap<string, LoadedHook>,
-): string {
+  path: string,
+): Promise<string> {
+  const { ordered } = run;
   const width = String(ordered.length).length;
   const indent = " ".repeat(width + 2);
-  return ordered.map(({ entry, file }, index) => {
+  const lines = ordered.map(async ({ entry, file }, index) => {
     const hook = entry.kind === "script" ? hooks.get(entry.name) : undefined;
+    const note = await refusalNote(entry, run, path);
     return `${String(index + 1).padStart(width)}  ${oneLine(entryText(entry))}\n` +
       `${indent}${oneLine(entryDetails(entry, hook))}\n` +
-      `${indent}${oneLine(entryWhere(file, entry))}\n`;
-  }).join("");
+      `${indent}${oneLine(entryWhere(file, entry))}\n` +
+      (note === null ? "" : `${indent}${oneLine(note)}\n`);
+  });
+  return (await Promise.all(lines)).join("");
 }
 
 /** What the listing reads: the paths, the workspace, and the entries of a run of the agent. */
@@ -128,6 +150,8 @@ interface ListedRun {
   readonly agent: AgentDefinition;
   /** The entries in run order. */
   readonly ordered: SourcedHookEntry[];
+  /** The workspace's project root when you have not trusted it. */
+  readonly untrustedProject: string | undefined;
 }
 
 /** The entries a run of the `-a` agent (else the default one) runs, in run order, and that agent. */
@@ -138,13 +162,15 @@ export async function listedEntries(
   const paths = resolvePaths(io.env, { config: flags.config, cwd: io.cwd });
   const config = await loadConfig(paths.configFile, { explicit: paths.configExplicit });
   const workdir = await resolveWorkdir(io.cwd, flags.workdir);
+  const sources = await agentSources(paths, workdir);
   const agent = await loadTargetAgent(
-    { config, sources: await agentSources(paths, workdir) },
+    { config, sources },
     flags.agent === undefined ? undefined : { kind: "id", id: flags.agent },
     null,
   );
   const ordered = runHookOrder({ config: config.hooks, configFile: config.file, agent });
-  return { paths, workdir, agent, ordered };
+  const untrustedProject = await untrustedProjectOf(sources, paths.trustFile, workdir);
+  return { paths, workdir, agent, ordered, untrustedProject };
 }
 
 /** The policy column of `hook`: the module's, then each agent's override. */
@@ -186,7 +212,8 @@ export async function hooksList(
   signal: AbortSignal,
   flags: HooksListFlags,
 ): Promise<number> {
-  const { paths, workdir, agent, ordered } = await listedEntries(io, flags);
+  const run = await listedEntries(io, flags);
+  const { paths, workdir, agent, ordered } = run;
   const { catalog, dir, policy } = await loadHomeExtensions(
     { env: io.env, cwd: io.cwd, config: flags.config, signal },
     "hook",
@@ -195,7 +222,11 @@ export async function hooksList(
   io.stdout.write(
     ordered.length === 0
       ? `agent ${agent.id} runs no hooks (none in its hooks: or in config.yaml's)\n`
-      : `hooks of agent ${agent.id}, in run order:\n${entryLines(ordered, installed)}`,
+      : `hooks of agent ${agent.id}, in run order:\n${await entryLines(
+        run,
+        installed,
+        io.env("PATH") ?? "",
+      )}`,
   );
   if (catalog.hooks.length > 0) {
     const { agents } = await listAgents(await agentSources(paths, workdir));

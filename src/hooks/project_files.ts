@@ -28,6 +28,7 @@
  */
 
 import { delimiter, isAbsolute, resolve } from "node:path";
+import type { HookEntry } from "../config/hook_entries.ts";
 import { findExecutable } from "../host/find_executable.ts";
 import type { HookAnswer } from "./runnable_hook.ts";
 
@@ -105,6 +106,27 @@ export async function projectFileOfShell(command: string, cwd: string): Promise<
     if (await exists(resolve(cwd, plain))) return plain;
   }
   return null;
+}
+
+/**
+ * The file of `cwd` that `entry`, as written, would run (a command's argv,
+ * a Claude Code hook's shell string), or null: what `rienda doctor` and
+ * `rienda hooks` say refuses every call in a project you have not trusted.
+ * A run checks each call as it expands the placeholders.
+ */
+export function entryProjectFile(
+  entry: HookEntry,
+  cwd: string,
+  path?: string,
+): Promise<string | null> {
+  switch (entry.kind) {
+    case "command":
+      return projectFileOf(entry.argv, entry.argv, cwd, path);
+    case "claude":
+      return projectFileOfShell(entry.command, cwd);
+    case "script":
+      return Promise.resolve(null);
+  }
 }
 
 /**
