@@ -22,9 +22,7 @@
  * @module
  */
 
-import type { EditorFiles } from "../tools/editor_files.ts";
 import type { AgentDefinition } from "../agents/agent_file.ts";
-import type { SandboxMode } from "../sandbox/sandbox_setting.ts";
 import { agentSources } from "../agents/agent_sources.ts";
 import { loadAgent } from "../agents/catalog.ts";
 import { type Config, loadConfig, type McpServerSettings } from "../config/config.ts";
@@ -52,41 +50,26 @@ import {
   type TargetPreview,
   type TargetSession,
 } from "./run_target.ts";
-import type { SecretSet } from "../secrets/secrets.ts";
 import { createSessionHookList, type SessionHookList } from "./session_hooks.ts";
 
-/** What {@link openInteractiveSession} starts from (the chat's flags, an editor's request). */
-export interface InteractiveSessionOptions {
-  readonly env: (name: string) => string | undefined;
-  readonly cwd: string;
-  /** The process's secrets (`Io.secrets`): every turn's run masks with them. */
-  readonly secrets: SecretSet;
-  /** `-C`: the workspace, relative to `cwd`; absent: `cwd`. */
-  readonly workdir?: string | undefined;
-  /** `--config FILE`. */
-  readonly config?: string | undefined;
-  /** `-a` / `-f` (an absolute path); absent: the session's, else `default_agent` or `default`. */
-  readonly agent?: AgentSpec | undefined;
-  /** `-m`. */
-  readonly model?: string | undefined;
-  /** `--thinking`. */
-  readonly thinking?: string | undefined;
-  /** `-s ID` / `-c`: the stored session to continue; absent for a new one. */
-  readonly session?: SessionTarget | undefined;
-  /**
-   * The id of the new session, when the front end names it before its first
-   * turn (an editor gets it from `session/new`); absent: a fresh one.
-   */
-  readonly newSessionId?: string | undefined;
-  /** An editor's files, which every turn's `read`, `write` and `edit` go through. */
-  readonly editorFiles?: EditorFiles | undefined;
-  /** MCP servers started for every turn next to the agent's own (an editor's), every tool offered. */
-  readonly mcpServers?: readonly McpServerSettings[] | undefined;
-  /** `--record FILE`: one cassette for every turn (docs/testing.md). */
-  readonly record?: string | undefined;
-  /** `--sandbox MODE`: every turn's commands (docs/sandbox.md). */
-  readonly sandbox?: SandboxMode | undefined;
-}
+/**
+ * What {@link openInteractiveSession} starts from (the chat's flags, an
+ * editor's request): the fields a run takes as `rienda run` reads them, and
+ * what only a conversation has.
+ */
+export type InteractiveSessionOptions =
+  & Pick<RunRequest, "env" | "cwd" | "secrets" | "newSessionId" | "editorFiles" | "sandbox">
+  & Partial<Pick<RunRequest, "workdir" | "config" | "model" | "thinking">>
+  & {
+    /** `-a` / `-f` (an absolute path); absent: the session's, else `default_agent` or `default`. */
+    readonly agent?: AgentSpec | undefined;
+    /** `-s ID` / `-c`: the stored session to continue; absent for a new one. */
+    readonly session?: SessionTarget | undefined;
+    /** MCP servers started for every turn next to the agent's own (an editor's), every tool offered. */
+    readonly mcpServers?: readonly McpServerSettings[] | undefined;
+    /** `--record FILE`: one cassette for every turn (docs/testing.md). */
+    readonly record?: string | undefined;
+  };
 
 /** What the next turn uses. */
 export interface InteractiveState {
