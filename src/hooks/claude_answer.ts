@@ -20,6 +20,7 @@
  * @module
  */
 
+import { cutChars } from "../base/cut_chars.ts";
 import type { ClaudeEvent } from "../config/hook_entries.ts";
 import {
   firstLine,
@@ -58,11 +59,7 @@ function capped(said: ClaudeSaid): ClaudeSaid {
   const cap = <T extends string | undefined>(text: T): T => {
     if (text === undefined || text.length <= MAX_HOOK_TEXT_CHARS) return text;
     cut = true;
-    // Never half of a surrogate pair.
-    const end = /[\ud800-\udbff]/.test(text[MAX_HOOK_TEXT_CHARS - 1] ?? "")
-      ? MAX_HOOK_TEXT_CHARS - 1
-      : MAX_HOOK_TEXT_CHARS;
-    return (text.slice(0, end).trimEnd() + CUT_MARKER) as T;
+    return (cutChars(text, MAX_HOOK_TEXT_CHARS).trimEnd() + CUT_MARKER) as T;
   };
   const result: ClaudeSaid = {
     ...said,

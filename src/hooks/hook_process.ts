@@ -18,6 +18,7 @@
  * @module
  */
 
+import { cutChars } from "../base/cut_chars.ts";
 import { findExecutable } from "../host/find_executable.ts";
 import { MAX_COLLECTED_BYTES, runInProcessGroup } from "../tools/process_group.ts";
 import { errorMessage } from "../base/unknown.ts";
@@ -137,11 +138,7 @@ export function firstLine(text: string): string {
     const trimmed = line.trim();
     if (trimmed === "") continue;
     if (trimmed.length <= MAX_LINE_CHARS) return trimmed;
-    // Not between the two halves of a surrogate pair.
-    const end = /[\ud800-\udbff]/.test(trimmed[MAX_LINE_CHARS - 1] ?? "")
-      ? MAX_LINE_CHARS - 1
-      : MAX_LINE_CHARS;
-    return `${trimmed.slice(0, end)}…`;
+    return `${cutChars(trimmed, MAX_LINE_CHARS)}…`;
   }
   return "";
 }
