@@ -82,7 +82,7 @@ function oneLine(text: string): string {
 }
 
 /** What a listing shows as an entry's name: a hook's name, or the whole command. */
-export function entryText(entry: HookEntry): string {
+function entryText(entry: HookEntry): string {
   switch (entry.kind) {
     case "script":
       return entry.name;

@@ -68,10 +68,16 @@ export async function projectFileOf(
   if (program.includes("/")) {
     if (!isAbsolute(program) && await exists(resolve(cwd, program))) return program;
   } else {
-    const found = await findExecutable(program, { path, cwd });
-    const absolute = path.split(delimiter).filter((dir) => isAbsolute(dir)).join(delimiter);
-    if (found !== null && found !== await findExecutable(program, { path: absolute, cwd })) {
-      return found;
+    // Only a relative PATH entry finds a file of the workspace: without one, nothing to walk.
+    const dirs = path.split(delimiter);
+    const absolute = dirs.filter((dir) => isAbsolute(dir));
+    if (absolute.length < dirs.length) {
+      const found = await findExecutable(program, { path, cwd });
+      const fromAbsolute = await findExecutable(program, {
+        path: absolute.join(delimiter),
+        cwd,
+      });
+      if (found !== null && found !== fromAbsolute) return found;
     }
   }
   for (const [i, arg] of expanded.entries()) {
